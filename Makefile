@@ -1,0 +1,71 @@
+# dying-memcg lab: the one entry point. 'make help' lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VARIANT ?= series
+PATCHES ?=
+SCENARIO ?= default
+QUICK ?= 0
+ACCEL ?= tcg
+export ACCEL
+
+B := build
+INITRAMFS := $(B)/initramfs.cpio
+
+.PHONY: help deps kernel kernels modules mm-tests kselftests initramfs boot run check lint bisect clean
+
+help:
+	@echo "dying-memcg lab targets:"
+	@echo "  make deps                     install the Debian packages the lab needs"
+	@echo "  make kernel VARIANT=stock|series [PATCHES=N]"
+	@echo "                                extract, patch, configure and build (C=1, ccache)"
+	@echo "                                into build/<variant>/bzImage"
+	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
+	@echo "  make boot VARIANT=stock|series   interactive guest shell (Ctrl-a x quits)"
+	@echo "  make run [SCENARIO=default] [QUICK=1]"
+	@echo "                                build what is missing, boot, compare"
+	@echo "  make check                    the test suite; ends with 'N passed, N failed, N skipped'"
+	@echo "  make lint                     checkpatch --strict and sparse for every patch"
+	@echo "  make bisect                   build every prefix of the series"
+	@echo "  make clean                    remove build/ and results/"
+	@echo "Variables: ACCEL=tcg|kvm (kvm only if its probe passes), PATCHES=N (series prefix)"
+
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@scripts/kernel-build.sh "$(VARIANT)" "$(PATCHES)"
+
+kernels: deps
+	@scripts/kernel-build.sh stock
+	@scripts/kernel-build.sh series
+
+modules: deps
+	@scripts/modules-build.sh "$(VARIANT)"
+
+mm-tests: deps
+	@$(MAKE) -s -C mm-tests OUT=$(CURDIR)/$(B)/mm-tests
+
+kselftests: deps
+	@scripts/kselftests-build.sh $(B)/kselftests
+
+initramfs: mm-tests kselftests
+	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/mm-tests $(B)/kselftests
+
+boot: kernel initramfs
+	@qemu/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT)
+
+run: deps
+	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)"
+
+check: deps
+	@scripts/check.sh
+
+lint: deps
+	@scripts/lint.sh
+
+bisect: deps
+	@scripts/bisect.sh
+
+clean:
+	rm -rf $(B) results

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Build one kernel variant: tree, config, sparse-checked compile through
+# ccache, image at build/<variant>/bzImage.
+# Usage: kernel-build.sh VARIANT [PATCHES] [OUTDIR]
+#   VARIANT  stock (no patches) or series (series/series applied)
+#   PATCHES  for series: apply only the first N patches (default: all)
+#   OUTDIR   default build/<variant>
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[[ $# -ge 1 && $# -le 3 ]] || die "usage: ${0##*/} VARIANT [PATCHES] [OUTDIR]"
+variant=$1
+patches=${2:-}
+out=${3:-$LAB_BUILD/$variant}
+check_variant "$variant"
+
+mapfile -t all < <(series_patches)
+case "$variant" in
+stock)
+	[[ -z "$patches" || "$patches" == 0 ]] ||
+		die "PATCHES=$patches makes no sense for VARIANT=stock"
+	count=0
+	;;
+series)
+	count=${patches:-${#all[@]}}
+	check_uint PATCHES "$count"
+	tested=$(cat "$LAB_SERIES/tested-on")
+	have=$(installed_srcpkg_version)
+	if [[ "$have" != "$tested" ]]; then
+		note "warning: the series was tested on $LAB_SRCPKG $tested; this machine has '${have:-none}'"
+	fi
+	;;
+esac
+
+tree=$out/src
+"$LAB_ROOT/scripts/tree-apply.sh" "$tree" "$count"
+"$LAB_ROOT/scripts/kernel-config.sh" "$tree" "$LAB_ROOT/qemu/config/base.config"
+
+export CCACHE_BASEDIR=$LAB_BUILD
+export CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=time_macros
+jobs=$(nproc)
+log=$out/build.log
+note "building $variant ($count patches) with C=1 and ccache, $jobs jobs; log: $log"
+start=$SECONDS
+set +e
+make -C "$tree" -j"$jobs" C=1 CC="ccache gcc" bzImage modules 2>&1 |
+	tee "$log" |
+	awk '/^  (CC|AS|LD|AR)[ ]/ { n++; if (n % 250 == 0) { printf "  ... %d objects\n", n; fflush() } }'
+rc=${PIPESTATUS[0]}
+set -e
+if ((rc != 0)); then
+	tail -n 30 "$log" >&2
+	die "kernel build of $variant failed (see $log)"
+fi
+
+# Sparse prints "file:line:col: warning|error: ..." lines into the log.
+grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$log" >"$out/sparse-new.log" || true
+cp "$tree/arch/x86/boot/bzImage" "$out/bzImage"
+note "$variant: $out/bzImage ready in $((SECONDS - start)) s ($(wc -l <"$out/sparse-new.log") compiler/sparse diagnostics in files rebuilt this time)"
