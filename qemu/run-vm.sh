@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Boot a lab kernel in QEMU, run one guest job, and judge the run.
+#
+# Usage: run-vm.sh [options]
+#   -k FILE    kernel image (bzImage)                          required
+#   -i FILE    base initramfs (make initramfs)                 required
+#   -j FILE    job script, run in the guest as /lab/job.sh; without -j the
+#              guest gives an interactive shell on this terminal
+#   -M FILE    kernel module to pack for the job (repeatable)
+#   -o DIR     output directory (console.log, status, results/, verdict)
+#   -a ARGS    extra kernel command line
+#   -t SECS    timeout for the whole run (default 600)
+#   -m MIB     guest memory (default 1024)
+#   -c N       vCPUs (default 2)
+#   -s MIB     size of the fresh ext4 scratch disk (default 4096, sparse)
+#   -A ACCEL   tcg (default) or kvm (only after a probe shows it works)
+#
+# Verdict and exit status: 0 passed; 1 the job exited non-zero; 2 the guest
+# died, hung or never reported; 3 the console holds a kernel splat.
+# The guest's status comes only from the virtio-serial port "status"; a
+# failing status ("none") is written there before the run, so a guest
+# that never reports reads as failed.
+set -euo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+kernel= initrd= job= out= append= timeout=600 mem=1024 cpus=2 scratch=4096
+accel=${ACCEL:-tcg}
+modules=()
+while getopts "k:i:j:M:o:a:t:m:c:s:A:" opt; do
+	case "$opt" in
+	k) kernel=$OPTARG ;;
+	i) initrd=$OPTARG ;;
+	j) job=$OPTARG ;;
+	M) modules+=("$OPTARG") ;;
+	o) out=$OPTARG ;;
+	a) append=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	s) scratch=$OPTARG ;;
+	A) accel=$OPTARG ;;
+	*) die "unknown option (see the header of $0)" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[[ $# -eq 0 ]] || die "unexpected arguments: $*"
+[[ -n "$kernel" && -f "$kernel" ]] || die "kernel image missing: '${kernel}' (make kernel)"
+[[ -n "$initrd" && -f "$initrd" ]] || die "initramfs missing: '${initrd}' (make initramfs)"
+check_uint timeout "$timeout"
+check_uint "memory (-m)" "$mem"
+check_uint "vCPUs (-c)" "$cpus"
+check_uint "scratch size (-s)" "$scratch"
+((timeout > 0 && mem >= 128 && cpus >= 1 && scratch >= 16)) ||
+	die "timeout must be > 0, memory >= 128 MiB, vCPUs >= 1, scratch >= 16 MiB"
+case "$accel" in
+tcg) accel_args=(-accel tcg,thread=multi -cpu max) ;;
+kvm)
+	"$LAB_ROOT/qemu/probe-kvm.sh" ||
+		die "ACCEL=kvm: the KVM probe failed on this machine; use ACCEL=tcg"
+	accel_args=(-accel kvm -cpu host)
+	;;
+*) die "unknown ACCEL '$accel' (tcg or kvm)" ;;
+esac
+if [[ -z "$out" ]]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/lab-vm.XXXXXX")
+fi
+mkdir -p "$out"
+rm -rf "$out/results" "$out/results.tar" "$out/console.log" "$out/status" "$out/verdict"
+
+# Fresh ext4 scratch disk for every run.
+img=$out/scratch.img
+rm -f "$img"
+truncate -s "${scratch}M" "$img"
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+trap 'rm -f "$img" "$out/initrd.cpio"' EXIT
+
+# The job rides in a cpio appended to the base initramfs.
+rd=$initrd
+if [[ -n "$job" ]]; then
+	"$LAB_ROOT/qemu/pack-job.sh" "$out/job.cpio" "$job" "${modules[@]}"
+	cat "$initrd" "$out/job.cpio" >"$out/initrd.cpio"
+	rm -f "$out/job.cpio"
+	rd=$out/initrd.cpio
+fi
+
+echo "lab-status: none (written by the host before the run)" >"$out/status"
+cmdline="console=ttyS0 panic=-1 oops=panic printk.devkmsg=on $append"
+qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
+	"${accel_args[@]}" -smp "$cpus" -m "$mem"
+	-kernel "$kernel" -initrd "$rd" -append "$cmdline"
+	-drive "file=$img,format=raw,if=virtio,cache=unsafe"
+	-device virtio-serial-pci
+	-chardev "file,id=status,path=$out/status,append=on"
+	-device virtserialport,chardev=status,name=status
+	-chardev "file,id=results,path=$out/results.tar"
+	-device virtserialport,chardev=results,name=results)
+
+if [[ -z "$job" ]]; then
+	echo "run-vm: interactive guest; the console is logged to $out/console.log; Ctrl-a x quits QEMU"
+	"${qemu[@]}" -chardev "stdio,id=con,mux=on,logfile=$out/console.log,signal=off" \
+		-serial chardev:con -mon chardev=con,mode=readline
+	exit 0
+fi
+
+start=$SECONDS
+set +e
+timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$out/console.log" </dev/null
+qrc=$?
+set -e
+elapsed=$((SECONDS - start))
+
+mkdir -p "$out/results"
+if [[ -s "$out/results.tar" ]]; then
+	tar -xf "$out/results.tar" -C "$out/results" 2>/dev/null ||
+		note "warning: the results stream of $out is truncated"
+fi
+status=$(sed -n 's/^lab-status: \([0-9][0-9]*\).*/\1/p' "$out/status" | tail -n 1)
+
+splats=$("$LAB_ROOT/qemu/scan-splats.sh" "$out/console.log" || true)
+first_splat=$(head -n 1 <<<"$splats" | sed -E 's/^[0-9]+:\[ *[0-9.]+\] //')
+if ((qrc == 124 || qrc == 137)); then
+	verdict="hung: no end within ${timeout} s"
+	code=2
+elif [[ -z "$status" ]]; then
+	verdict="died: the guest never reported a status (qemu exit $qrc)${first_splat:+; $first_splat}"
+	code=2
+elif [[ -n "$splats" ]]; then
+	verdict="kernel splat in the console: $first_splat"
+	code=3
+elif [[ "$status" == 0 ]]; then
+	verdict="passed"
+	code=0
+else
+	verdict="failed: the job exited $status"
+	code=1
+fi
+echo "$verdict ($elapsed s)" >"$out/verdict"
+if ((code != 0)); then
+	echo "run-vm: $out: $verdict after $elapsed s; console tail:" >&2
+	[[ -z "$splats" ]] || echo "$splats" | head -n 20 >&2
+	tail -n 25 "$out/console.log" | sed 's/^/  | /' >&2
+fi
+exit "$code"
