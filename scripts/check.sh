@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# make check: the lab's test suite. Runs every test script under tests/
+# (host tests first, then guest tests), then prints one closing line:
+# "N passed, N failed, N skipped". Exit 1 if anything failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+results=$(mktemp "${TMPDIR:-/tmp}/lab-check.XXXXXX")
+trap 'rm -f "$results"' EXIT
+export LAB_CHECK_RESULTS=$results
+export LAB_CHECK_OUT=$LAB_BUILD/check
+mkdir -p "$LAB_CHECK_OUT"
+
+start=$SECONDS
+for t in "$LAB_ROOT"/tests/host/*.sh "$LAB_ROOT"/tests/vm/*.sh; do
+	name=${t#"$LAB_ROOT"/tests/}
+	echo "== $name"
+	t0=$SECONDS
+	if ! bash "$t"; then
+		printf 'fail\t%s\t%s\n' "$name" "the test script itself failed" >>"$results"
+		echo "  FAIL  $name: the test script itself failed"
+	fi
+	echo "   ($((SECONDS - t0)) s)"
+done
+
+pass=$(grep -c '^pass' "$results" || true)
+fail=$(grep -c '^fail' "$results" || true)
+skip=$(grep -c '^skip' "$results" || true)
+echo
+if ((fail > 0)); then
+	echo "Failed:"
+	awk -F'\t' '$1 == "fail" { print "  " $2 ": " $3 }' "$results"
+fi
+if ((skip > 0)); then
+	echo "Skipped:"
+	awk -F'\t' '$1 == "skip" { print "  " $2 ": " $3 }' "$results"
+fi
+echo "make check took $((SECONDS - start)) s"
+echo "$pass passed, $fail failed, $skip skipped"
+((fail == 0))

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The cgroup kselftests (test_core, test_kmem, test_memcontrol) in the guest,
+# on stock and on series. A test that fails on stock is a known failure of
+# the base (tests/known-base-failures, by name and reason); a test that
+# passes on stock must pass on series.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$LAB_ROOT"
+
+known=$LAB_ROOT/tests/known-base-failures
+job=$(mktemp)
+trap 'rm -f "$job"' EXIT
+printf '#!/bin/sh\nexec lab-kselftests.sh\n' >"$job"
+
+declare -A stock_result
+for v in stock series; do
+	out=$LAB_CHECK_OUT/kselftests-$v
+	if ! qemu/run-vm.sh -k "$LAB_BUILD/$v/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
+		-j "$job" -o "$out" -t 900 -m 1024 -s 1024; then
+		t_fail "kselftests: $v guest run" "$(cat "$out/verdict" 2>/dev/null)"
+		continue
+	fi
+	csv=$out/results/kselftests.csv
+	if [[ ! -s "$csv" ]]; then
+		t_fail "kselftests: $v results" "no results in $csv"
+		continue
+	fi
+	while IFS=, read -r bin name res; do
+		id="kselftest $v $bin/$name"
+		reason=$(awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$known")
+		if [[ "$v" == stock ]]; then
+			stock_result[$name]=$res
+			case "$res" in
+			pass)
+				if [[ -n "$reason" ]]; then
+					t_fail "$id" "passes, but tests/known-base-failures lists it: update the list"
+				else
+					t_pass "$id"
+				fi
+				;;
+			fail)
+				if [[ -n "$reason" ]]; then
+					t_skip "$id" "known failure of the base: $reason"
+				else
+					t_fail "$id" "fails on stock and is not in tests/known-base-failures"
+				fi
+				;;
+			skip) t_skip "$id" "skipped by the test itself" ;;
+			esac
+		else
+			case "$res" in
+			pass) t_pass "$id" ;;
+			fail)
+				if [[ "${stock_result[$name]:-}" == fail ]]; then
+					t_skip "$id" "fails on stock too${reason:+ (known failure of the base: $reason)}"
+				else
+					t_fail "$id" "passes on stock, fails with the series"
+				fi
+				;;
+			skip) t_skip "$id" "skipped by the test itself" ;;
+			esac
+		fi
+	done <"$csv"
+done
