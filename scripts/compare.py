@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Compare the variants of one scenario run, in the style of mmtests'
+compare-kernels: a row per metric, the mean and standard deviation of each
+variant over its repetitions, the delta against the first variant, and a
+'*' where Welch's t-test finds the difference significant (p < 0.05).
+
+Usage: compare.py RUN_DIR
+RUN_DIR holds 'variants' (one label per line, in column order) and one
+directory per guest run, LABEL-REP/results/figures.txt, with lines
+"metric value". Writes RUN_DIR/raw.csv and RUN_DIR/table.txt and prints
+the table.
+"""
+import math
+import os
+import sys
+
+
+def betacf(a, b, x):
+    """Continued fraction of the regularised incomplete beta function."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-12:
+            break
+    return h
+
+
+def betai(a, b, x):
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(lbeta + a * math.log(x) + b * math.log(1.0 - x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * betacf(a, b, x) / a
+    return 1.0 - front * betacf(b, a, 1.0 - x) / b
+
+
+def mean_sd(xs):
+    m = sum(xs) / len(xs)
+    if len(xs) < 2:
+        return m, 0.0
+    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def welch_p(xs, ys):
+    """Two-sided p-value of Welch's t-test, or None if it cannot be run."""
+    if len(xs) < 2 or len(ys) < 2:
+        return None
+    mx, sx = mean_sd(xs)
+    my, sy = mean_sd(ys)
+    vx, vy = sx * sx / len(xs), sy * sy / len(ys)
+    if vx + vy == 0.0:
+        return 1.0 if mx == my else 0.0
+    t = (mx - my) / math.sqrt(vx + vy)
+    df = (vx + vy) ** 2 / (vx * vx / (len(xs) - 1) + vy * vy / (len(ys) - 1))
+    return betai(df / 2.0, 0.5, df / (df + t * t))
+
+
+def load(run_dir):
+    with open(os.path.join(run_dir, "variants")) as f:
+        labels = [line.strip() for line in f if line.strip()]
+    data = {label: {} for label in labels}
+    order = []
+    for entry in sorted(os.listdir(run_dir)):
+        label, _, rep = entry.rpartition("-")
+        path = os.path.join(run_dir, entry, "results", "figures.txt")
+        if label not in data or not rep.isdigit() or not os.path.exists(path):
+            continue
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) != 2:
+                    continue
+                try:
+                    value = float(parts[1])
+                except ValueError:
+                    continue
+                if parts[0] not in order:
+                    order.append(parts[0])
+                data[label].setdefault(parts[0], []).append((int(rep), value))
+    return labels, order, data
+
+
+def main():
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        sys.exit("usage: compare.py RUN_DIR")
+    run_dir = sys.argv[1]
+    labels, metrics, data = load(run_dir)
+    if not metrics:
+        sys.exit("compare.py: no figures found under %s" % run_dir)
+
+    with open(os.path.join(run_dir, "raw.csv"), "w") as f:
+        f.write("variant,rep,metric,value\n")
+        for label in labels:
+            for metric in metrics:
+                for rep, value in sorted(data[label].get(metric, [])):
+                    f.write("%s,%d,%s,%g\n" % (label, rep, metric, value))
+
+    width = max(len(m) for m in metrics)
+    head = "%-*s" % (width, "metric")
+    for i, label in enumerate(labels):
+        head += "  %24s" % ("%s (n=%d)" % (label, max(
+            [len(v) for v in data[label].values()] or [0])))
+    lines = [head]
+    for metric in metrics:
+        base = [v for _, v in data[labels[0]].get(metric, [])]
+        row = "%-*s" % (width, metric)
+        for i, label in enumerate(labels):
+            vals = [v for _, v in data[label].get(metric, [])]
+            if not vals:
+                row += "  %24s" % "-"
+                continue
+            m, sd = mean_sd(vals)
+            cell = "%.0f ±%.0f" % (m, sd)
+            if i > 0 and base:
+                bm, _ = mean_sd(base)
+                delta = (m - bm) / bm * 100.0 if bm else 0.0
+                p = welch_p(base, vals)
+                mark = "*" if p is not None and p < 0.05 else " "
+                cell += " %s%+6.1f%%%s" % (mark, delta, mark)
+            row += "  %24s" % cell
+        lines.append(row)
+    lines.append("")
+    lines.append("mean ±sd over repetitions; delta against %s; *...* Welch's t-test p < 0.05"
+                 % labels[0])
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(run_dir, "table.txt"), "w") as f:
+        f.write(table)
+    sys.stdout.write(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# make run: build what is missing, run a scenario's variants in guests,
+# print the comparison. Results land in results/<date>-<scenario>/.
+# Usage: run-scenario.sh SCENARIO QUICK
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[[ $# -eq 2 ]] || die "usage: ${0##*/} SCENARIO QUICK"
+scenario=$1
+quick=$2
+[[ "$quick" == 0 || "$quick" == 1 ]] || die "QUICK must be 0 or 1, got '$quick'"
+file=$LAB_ROOT/scenarios/$scenario.scn
+if [[ ! "$scenario" =~ ^[a-z0-9_-]+$ || ! -f "$file" ]]; then
+	avail=$(cd "$LAB_ROOT/scenarios" && ls ./*.scn | sed 's|^\./||; s|\.scn$||' | tr '\n' ' ')
+	die "unknown scenario '$scenario' (available: $avail)"
+fi
+
+labels=() kernels=() cmdlines=() job= reps=1 quick_reps=1 mem=512 timeout=600
+lineno=0
+while read -r key rest; do
+	lineno=$((lineno + 1))
+	[[ -z "$key" || "$key" == \#* ]] && continue
+	case "$key" in
+	variant)
+		read -r label kernel cmdline <<<"$rest"
+		[[ -n "$kernel" ]] || die "$file:$lineno: variant needs a label and a kernel"
+		check_variant "$kernel"
+		labels+=("$label") kernels+=("$kernel") cmdlines+=("${cmdline:-}")
+		;;
+	job) job=$LAB_ROOT/$rest ;;
+	reps) reps=$rest ;;
+	quick-reps) quick_reps=$rest ;;
+	mem) mem=$rest ;;
+	timeout) timeout=$rest ;;
+	*) die "$file:$lineno: unknown key '$key'" ;;
+	esac
+done <"$file"
+((${#labels[@]} > 0)) || die "$file names no variant"
+[[ -n "$job" && -f "$job" ]] || die "$file: job '${job#"$LAB_ROOT"/}' does not exist"
+for v in reps quick_reps mem timeout; do
+	check_uint "$file: $v" "${!v}"
+done
+((quick == 1)) && reps=$quick_reps
+
+"$LAB_ROOT/scripts/deps.sh"
+for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
+	"$LAB_ROOT/scripts/kernel-build.sh" "$k" >/dev/null
+done
+make -s -C "$LAB_ROOT" initramfs >/dev/null
+
+run=$LAB_ROOT/results/$(date +%Y%m%d-%H%M%S)-$scenario
+mkdir -p "$run"
+printf '%s\n' "${labels[@]}" >"$run/variants"
+{
+	echo "scenario: $scenario (QUICK=$quick, $reps repetitions)"
+	echo "date: $(date -u +%FT%TZ)"
+	echo "kernel package: $LAB_SRCPKG $(installed_srcpkg_version)"
+	echo "series: $(series_patches | sed 's|.*/||' | tr '\n' ' ')"
+	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg}"
+} >"$run/info.txt"
+cat "$run/info.txt"
+
+total=$((reps * ${#labels[@]}))
+n=0
+# Repetitions interleave the variants, so slow drift of the host hits all alike.
+for ((r = 1; r <= reps; r++)); do
+	for i in "${!labels[@]}"; do
+		n=$((n + 1))
+		out=$run/${labels[i]}-$r
+		echo "run: [$n/$total] ${labels[i]} repetition $r"
+		if ! "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/${kernels[i]}/bzImage" \
+			-i "$LAB_BUILD/initramfs.cpio" -j "$job" -o "$out" \
+			-t "$timeout" -m "$mem" -a "${cmdlines[i]}"; then
+			die "${labels[i]} repetition $r failed: $(cat "$out/verdict")"
+		fi
+	done
+done
+echo
+"$LAB_ROOT/scripts/compare.py" "$run"
+echo "results: $run"
