@@ -21,7 +21,7 @@ t_expect_error "args: make run QUICK=maybe" "QUICK must be 0 or 1" \
 t_expect_error "args: make boot VARIANT=bogus" "unknown VARIANT 'bogus'" \
 	make -s boot VARIANT=bogus
 t_expect_error "args: run-vm.sh -t abc" "timeout must be a non-negative integer" \
-	qemu/run-vm.sh -k /dev/null -i /dev/null -t abc
+	qemu/run-vm.sh -k Makefile -i Makefile -t abc
 t_expect_error "args: run-vm.sh without a kernel" "kernel image missing" \
 	qemu/run-vm.sh -i /dev/null
 t_expect_error "args: ACCEL=bogus" "unknown ACCEL 'bogus'" \
