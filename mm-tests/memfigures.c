@@ -1,48 +1,75 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memfigures: print the memory figures the lab compares, one "name value"
- * pair per line: meminfo totals, dentry and inode counts, and the dying
- * descendants of a cgroup.
+ * pair per line:
+ *   meminfo_*_kB        totals from /proc/meminfo
+ *   dentries[_unused]   /proc/sys/fs/dentry-state
+ *   inodes[_unused]     /proc/sys/fs/inode-nr
+ *   slab_CACHE_*        /proc/slabinfo lines of the dentry and inode caches
+ *   vm_*                reclaim counters from /proc/vmstat
+ *   nr_dying_descendants, cg_memory_current, cg_*   of cgroup -c
+ *   io_rios             block reads issued by cgroup -i (io.stat)
  *
- * Usage: memfigures [CGROUP_DIR]   (default /sys/fs/cgroup)
+ * Usage: memfigures [-c CGROUP] [-i IO_CGROUP]   (-c defaults to the root)
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "lab_util.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char * const meminfo_keys[] = {
 	"MemTotal", "MemFree", "Slab", "SReclaimable", "SUnreclaim",
 	"Active(file)", "Inactive(file)",
 };
+static const char * const vmstat_keys[] = {
+	"slabs_scanned", "pginodesteal", "kswapd_inodesteal", "pgscan_kswapd",
+	"pgsteal_kswapd",
+};
+static const char * const memstat_keys[] = {
+	"file", "active_file", "inactive_file", "slab", "slab_reclaimable",
+	"slab_unreclaimable",
+};
+static const char * const slab_caches[] = {
+	"dentry", "inode_cache", "ext4_inode_cache",
+};
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static int print_meminfo(void)
+static int in_list(const char *key, const char * const *list, size_t n)
 {
-	char line[256], key[64];
-	unsigned long val;
 	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(key, list[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Print the "key value" pairs of @path whose key is in @keys, as
+ * @prefix + key. /proc/meminfo's "Key:   value kB" form is read too.
+ */
+static int print_keyed(const char *path, const char *prefix,
+		       const char * const *keys, size_t nkeys,
+		       const char *suffix)
+{
+	char line[512], key[128];
+	unsigned long long val;
 	FILE *f;
 
-	f = fopen("/proc/meminfo", "r");
+	f = fopen(path, "r");
 	if (!f) {
-		perror("memfigures: /proc/meminfo");
+		fprintf(stderr, "memfigures: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63[^:]: %lu", key, &val) != 2)
+		if (sscanf(line, "%127[^: ]%*[: ]%llu", key, &val) != 2)
 			continue;
-		for (i = 0; i < ARRAY_SIZE(meminfo_keys); i++) {
-			if (strcmp(key, meminfo_keys[i]))
-				continue;
-			/* "Active(file)" becomes "Active_file" */
-			if (strchr(key, '(')) {
-				key[strcspn(key, ")")] = '\0';
-				key[strcspn(key, "(")] = '_';
-			}
-			printf("meminfo_%s_kB %lu\n", key, val);
+		if (!in_list(key, keys, nkeys))
+			continue;
+		/* "Active(file)" becomes "Active_file" */
+		if (strchr(key, '(')) {
+			key[strcspn(key, ")")] = '\0';
+			key[strcspn(key, "(")] = '_';
 		}
+		printf("%s%s%s %llu\n", prefix, key, suffix, val);
 	}
 	fclose(f);
 	return 0;
@@ -73,22 +100,71 @@ static int print_numbers(const char *path, const char * const *names, int n)
 	return 0;
 }
 
-static int print_dying(const char *cgroup)
+static int print_slabinfo(void)
 {
-	char path[4096], key[64];
-	long val;
+	unsigned long active, num, size, perslab, pages, slabs;
+	char line[512], name[64];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/cgroup.stat", cgroup);
+	f = fopen("/proc/slabinfo", "r");
+	if (!f) {
+		perror("memfigures: /proc/slabinfo");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %lu %lu %lu %lu %lu : tunables %*u %*u %*u : slabdata %*u %lu",
+			   name, &active, &num, &size, &perslab, &pages,
+			   &slabs) != 7)
+			continue;
+		if (!in_list(name, slab_caches, ARRAY_SIZE(slab_caches)))
+			continue;
+		printf("slab_%s_active_objs %lu\n", name, active);
+		printf("slab_%s_num_objs %lu\n", name, num);
+		printf("slab_%s_objsize %lu\n", name, size);
+		printf("slab_%s_pagesperslab %lu\n", name, pages);
+		printf("slab_%s_num_slabs %lu\n", name, slabs);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int print_cgroup(const char *cg)
+{
+	static const char * const dying[] = { "nr_dying_descendants" };
+	static const char * const current[] = { "cg_memory_current" };
+	char path[4096];
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.stat", cg);
+	ret |= print_keyed(path, "", dying, 1, "");
+	snprintf(path, sizeof(path), "%s/memory.current", cg);
+	if (!access(path, R_OK))
+		ret |= print_numbers(path, current, 1);
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	if (!access(path, R_OK))
+		ret |= print_keyed(path, "cg_", memstat_keys,
+				   ARRAY_SIZE(memstat_keys), "");
+	return ret;
+}
+
+/* Sum the rios= fields of a cgroup's io.stat over all devices. */
+static int print_io(const char *cg)
+{
+	unsigned long long sum = 0, v;
+	char path[4096], tok[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/io.stat", cg);
 	f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "memfigures: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	while (fscanf(f, "%63s %ld", key, &val) == 2)
-		if (!strcmp(key, "nr_dying_descendants"))
-			printf("nr_dying_descendants %ld\n", val);
+	while (fscanf(f, "%127s", tok) == 1)
+		if (sscanf(tok, "rios=%llu", &v) == 1)
+			sum += v;
 	fclose(f);
+	printf("io_rios %llu\n", sum);
 	return 0;
 }
 
@@ -96,16 +172,31 @@ int main(int argc, char **argv)
 {
 	static const char * const dentry[] = { "dentries", "dentries_unused" };
 	static const char * const inode[] = { "inodes", "inodes_unused" };
-	const char *cgroup = argc > 1 ? argv[1] : "/sys/fs/cgroup";
-	int ret = 0;
+	const char *cg = "/sys/fs/cgroup", *io = NULL;
+	int opt, ret = 0;
 
-	if (argc > 2) {
-		fprintf(stderr, "usage: memfigures [CGROUP_DIR]\n");
+	while ((opt = getopt(argc, argv, "c:i:")) != -1) {
+		switch (opt) {
+		case 'c': cg = optarg; break;
+		case 'i': io = optarg; break;
+		default:
+			fprintf(stderr, "usage: memfigures [-c CGROUP] [-i IO_CGROUP]\n");
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "usage: memfigures [-c CGROUP] [-i IO_CGROUP]\n");
 		return 2;
 	}
-	ret |= print_meminfo();
+	ret |= print_keyed("/proc/meminfo", "meminfo_", meminfo_keys,
+			   ARRAY_SIZE(meminfo_keys), "_kB");
 	ret |= print_numbers("/proc/sys/fs/dentry-state", dentry, 2);
 	ret |= print_numbers("/proc/sys/fs/inode-nr", inode, 2);
-	ret |= print_dying(cgroup);
+	ret |= print_slabinfo();
+	ret |= print_keyed("/proc/vmstat", "vm_", vmstat_keys,
+			   ARRAY_SIZE(vmstat_keys), "");
+	ret |= print_cgroup(cg);
+	if (io)
+		ret |= print_io(io);
 	return ret ? 1 : 0;
 }

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by the lab's guest programs. */
+#ifndef LAB_UTIL_H
+#define LAB_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline double lab_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Write @val to the file @dir/@name; return 0 or -errno. */
+static inline int lab_write_file(const char *dir, const char *name,
+				 const char *val)
+{
+	char path[4096];
+	ssize_t len = strlen(val);
+	int fd, ret = 0;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Move the calling process into cgroup directory @cg. */
+static inline int lab_enter_cgroup(const char *cg)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	return lab_write_file(cg, "cgroup.procs", pid);
+}
+
+/* Parse a non-negative integer argument, or exit with a clear message. */
+static inline long lab_parse_count(const char *prog, const char *opt,
+				   const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0) {
+		fprintf(stderr, "%s: %s needs a non-negative integer, got '%s'\n",
+			prog, opt, arg);
+		exit(2);
+	}
+	return v;
+}
+
+#endif
