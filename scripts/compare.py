@@ -5,13 +5,15 @@ variant over its repetitions, the delta against the first variant, and a
 '*' where Welch's t-test finds the difference significant (p < 0.05).
 
 Usage: compare.py RUN_DIR
-RUN_DIR holds 'variants' (one label per line, in column order) and one
+RUN_DIR holds 'variants' (one label per line, in column order), optionally
+'report' (regular expressions, one per line: the rows to print) and one
 directory per guest run, LABEL-REP/results/figures.txt, with lines
 "metric value". Writes RUN_DIR/raw.csv and RUN_DIR/table.txt and prints
 the table.
 """
 import math
 import os
+import re
 import sys
 
 
@@ -107,6 +109,11 @@ def main():
     labels, metrics, data = load(run_dir)
     if not metrics:
         sys.exit("compare.py: no figures found under %s" % run_dir)
+    report = os.path.join(run_dir, "report")
+    patterns = []
+    if os.path.exists(report):
+        with open(report) as f:
+            patterns = [re.compile(line.strip()) for line in f if line.strip()]
 
     with open(os.path.join(run_dir, "raw.csv"), "w") as f:
         f.write("variant,rep,metric,value\n")
@@ -115,13 +122,19 @@ def main():
                 for rep, value in sorted(data[label].get(metric, [])):
                     f.write("%s,%d,%s,%g\n" % (label, rep, metric, value))
 
-    width = max(len(m) for m in metrics)
+    shown = [m for m in metrics if not patterns or any(p.search(m) for p in patterns)]
+    if patterns:
+        # Group the rows by pattern, in the order the scenario lists them.
+        shown = []
+        for p in patterns:
+            shown += [m for m in metrics if p.search(m) and m not in shown]
+    width = max(len(m) for m in shown)
     head = "%-*s" % (width, "metric")
     for i, label in enumerate(labels):
         head += "  %24s" % ("%s (n=%d)" % (label, max(
             [len(v) for v in data[label].values()] or [0])))
     lines = [head]
-    for metric in metrics:
+    for metric in shown:
         base = [v for _, v in data[labels[0]].get(metric, [])]
         row = "%-*s" % (width, metric)
         for i, label in enumerate(labels):
@@ -133,10 +146,14 @@ def main():
             cell = "%.0f ±%.0f" % (m, sd)
             if i > 0 and base:
                 bm, _ = mean_sd(base)
-                delta = (m - bm) / bm * 100.0 if bm else 0.0
                 p = welch_p(base, vals)
                 mark = "*" if p is not None and p < 0.05 else " "
-                cell += " %s%+6.1f%%%s" % (mark, delta, mark)
+                if bm:
+                    cell += " %s%+6.1f%%%s" % (mark, (m - bm) / bm * 100.0, mark)
+                elif m:
+                    cell += " %s  base 0%s" % (mark, mark)
+                else:
+                    cell += " %s  +0.0%%%s" % (mark, mark)
             row += "  %24s" % cell
         lines.append(row)
     lines.append("")

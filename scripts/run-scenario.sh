@@ -16,6 +16,7 @@ if [[ ! "$scenario" =~ ^[a-z0-9_-]+$ || ! -f "$file" ]]; then
 fi
 
 labels=() kernels=() cmdlines=() job= reps=1 quick_reps=1 mem=512 timeout=600
+params=() quick_params=() reports=()
 lineno=0
 while read -r key rest; do
 	lineno=$((lineno + 1))
@@ -32,6 +33,16 @@ while read -r key rest; do
 	quick-reps) quick_reps=$rest ;;
 	mem) mem=$rest ;;
 	timeout) timeout=$rest ;;
+	param | quick-param)
+		[[ "$rest" =~ ^[A-Z_][A-Z0-9_]*\ [A-Za-z0-9._-]+$ ]] ||
+			die "$file:$lineno: $key needs NAME VALUE"
+		if [[ "$key" == param ]]; then
+			params+=("${rest% *}=${rest#* }")
+		else
+			quick_params+=("${rest% *}=${rest#* }")
+		fi
+		;;
+	report) reports+=("$rest") ;;
 	*) die "$file:$lineno: unknown key '$key'" ;;
 	esac
 done <"$file"
@@ -40,7 +51,10 @@ done <"$file"
 for v in reps quick_reps mem timeout; do
 	check_uint "$file: $v" "${!v}"
 done
-((quick == 1)) && reps=$quick_reps
+if ((quick == 1)); then
+	reps=$quick_reps
+	params+=("${quick_params[@]}")
+fi
 
 "$LAB_ROOT/scripts/deps.sh"
 for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
@@ -48,14 +62,25 @@ for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
 done
 make -s -C "$LAB_ROOT" initramfs >/dev/null
 
-run=$LAB_ROOT/results/$(date +%Y%m%d-%H%M%S)-$scenario
+# LAB_RUN_DIR: where the tests want a run's results (default results/).
+run=${LAB_RUN_DIR:-$LAB_ROOT/results/$(date +%Y%m%d-%H%M%S)-$scenario}
 mkdir -p "$run"
 printf '%s\n' "${labels[@]}" >"$run/variants"
+printf '%s\n' "${reports[@]}" >"$run/report"
+# The guest job: the scenario's parameters, then the job itself.
+{
+	echo "#!/bin/sh"
+	for p in "${params[@]}"; do
+		echo "export $p"
+	done
+	cat "$job"
+} >"$run/job.sh"
 {
 	echo "scenario: $scenario (QUICK=$quick, $reps repetitions)"
 	echo "date: $(date -u +%FT%TZ)"
 	echo "kernel package: $LAB_SRCPKG $(installed_srcpkg_version)"
 	echo "series: $(series_patches | sed 's|.*/||' | tr '\n' ' ')"
+	echo "parameters: ${params[*]}"
 	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg}"
 } >"$run/info.txt"
 cat "$run/info.txt"
@@ -69,7 +94,7 @@ for ((r = 1; r <= reps; r++)); do
 		out=$run/${labels[i]}-$r
 		echo "run: [$n/$total] ${labels[i]} repetition $r"
 		if ! "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/${kernels[i]}/bzImage" \
-			-i "$LAB_BUILD/initramfs.cpio" -j "$job" -o "$out" \
+			-i "$LAB_BUILD/initramfs.cpio" -j "$run/job.sh" -o "$out" \
 			-t "$timeout" -m "$mem" -a "${cmdlines[i]}"; then
 			die "${labels[i]} repetition $r failed: $(cat "$out/verdict")"
 		fi
@@ -77,4 +102,5 @@ for ((r = 1; r <= reps; r++)); do
 done
 echo
 "$LAB_ROOT/scripts/compare.py" "$run"
+"$LAB_ROOT/scripts/plot-rounds.sh" "$run"
 echo "results: $run"

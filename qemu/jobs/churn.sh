@@ -1,0 +1,89 @@
+#!/bin/sh
+# Churn scenario job. Phases:
+#   base   a live cgroup "hot" creates its hot set; figures sampled
+#   churn  CHURN_JOBS jobs, each in its own child of "jobs", then removed
+#   r0     figures right after the churn, before any pressure
+#   rN     after pressure round N: a streaming read of a sparse file from
+#          the sibling "pressure" cgroup, while "hot" keeps touching its set
+#          and fs_mark creates small files in "fsmark"
+# Output: /results/figures.txt, "phase.metric value" lines; derived
+# figures (leftover_*, hot_*) are added at the end.
+# Parameters come as environment variables from the scenario file.
+set -eu
+: "${CHURN_JOBS:=50}" "${CHURN_PARALLEL:=1}" "${CHURN_FILES:=200}"
+: "${CHURN_BYTES:=8}" "${CHURN_MISSING:=200}" "${CHURN_DIRS:=0}"
+: "${CHURN_UNLINK_PCT:=0}" "${HOT_FILES:=2000}" "${PRESSURE_MIB:=2048}"
+: "${PRESSURE_ROUNDS:=3}" "${FSMARK_FILES:=1000}" "${SETTLE_SECS:=2}"
+
+out=/results/figures.txt
+lab=/sys/fs/cgroup/lab
+scratch=/mnt/scratch
+mkdir "$lab"
+echo "+memory +io" >"$lab/cgroup.subtree_control"
+for cg in jobs pressure hot fsmark; do
+	mkdir "$lab/$cg"
+done
+echo "+memory" >"$lab/jobs/cgroup.subtree_control"
+: >"$out"
+
+sample() {
+	memfigures -c "$lab/jobs" -i "$lab/hot" | sed "s/^/$1./" >>"$out"
+}
+
+echo "churn-job: hot set of $HOT_FILES files"
+hotset -c "$lab/hot" -d "$scratch/hot" -n "$HOT_FILES" create
+sync
+sample base
+
+echo "churn-job: $CHURN_JOBS jobs"
+churn -c "$lab/jobs" -d "$scratch" -j "$CHURN_JOBS" -p "$CHURN_PARALLEL" \
+	-f "$CHURN_FILES" -b "$CHURN_BYTES" -m "$CHURN_MISSING" \
+	-D "$CHURN_DIRS" -u "$CHURN_UNLINK_PCT" | sed 's/^/churn./' >>"$out"
+sync
+sleep "$SETTLE_SECS"
+sample r0
+
+hotset -c "$lab/hot" -d "$scratch/hot" -n "$HOT_FILES" touch >/tmp/hot.txt &
+hot=$!
+r=1
+while [ "$r" -le "$PRESSURE_ROUNDS" ]; do
+	echo "churn-job: pressure round $r of $PRESSURE_ROUNDS"
+	# A subshell's $$ is its parent's pid: let sh -c move itself.
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec fs_mark -d "$2" -n "$3" -s 4096 -S 0 -L 1' \
+		fsmark "$lab/fsmark" "$scratch/fsmark" "$FSMARK_FILES" >/tmp/fsmark.txt 2>&1 &
+	fsm=$!
+	pressure -c "$lab/pressure" -f "$scratch/sparse" -s "$PRESSURE_MIB" |
+		sed "s/^/r$r./" >>"$out"
+	wait "$fsm"
+	# Unlinked files leave negative dentries; removing the directory
+	# frees them, so that fs_mark's traces do not count as leftovers.
+	rm -rf "$scratch/fsmark"
+	awk -v p="r$r." '$1 ~ /^[0-9]+$/ && NF >= 5 { print p "fsmark_files_per_s " $4 }' \
+		/tmp/fsmark.txt >>"$out"
+	sleep "$SETTLE_SECS"
+	sample "r$r"
+	r=$((r + 1))
+done
+kill -TERM "$hot"
+wait "$hot"
+sed 's/^/pressure./' /tmp/hot.txt >>"$out"
+
+# Derived figures: what the removed cgroups left, relative to the base.
+awk -v last="r$PRESSURE_ROUNDS" '
+	{ split($1, k, "."); v[$1] = $2; ph[k[1]] = 1 }
+	END {
+		for (p in ph) {
+			if (p !~ /^r[0-9]+$/) continue
+			d = v[p ".dentries_unused"] - v["base.dentries_unused"]
+			i = v[p ".inodes"] - v["base.inodes"]
+			print p ".leftover_dentries " (d > 0 ? d : 0)
+			print p ".leftover_inodes " (i > 0 ? i : 0)
+		}
+		print "pressure.hot_io_reads " v[last ".io_rios"] - v["r0.io_rios"]
+		print "pressure.slabs_scanned " v[last ".vm_slabs_scanned"] - v["r0.vm_slabs_scanned"]
+		print "pressure.inode_steals " \
+			v[last ".vm_pginodesteal"] + v[last ".vm_kswapd_inodesteal"] - \
+			v["r0.vm_pginodesteal"] - v["r0.vm_kswapd_inodesteal"]
+	}' "$out" >/tmp/derived.txt
+cat /tmp/derived.txt >>"$out"
+grep -E 'nr_dying|leftover|hot_|fsmark|ops_per_s' "$out"
