@@ -4,8 +4,9 @@
  * shrinker pressure can hurt.
  *
  *   hotset -c CGROUP -d DIR -n FILES create   make the files (4 KiB each)
- *   hotset -c CGROUP -d DIR -n FILES touch    touch them in a loop until
- *                                             SIGTERM or SIGINT
+ *   hotset -c CGROUP -d DIR -n FILES [-i MS] touch
+ *                    touch them all, every MS milliseconds (default 100),
+ *                    until SIGTERM or SIGINT
  *
  * touch opens each file, asks mincore() whether its page is still cached,
  * reads it and closes it. It prints "hot_lookups N", "hot_passes N" and
@@ -78,7 +79,7 @@ static int touch_file(const char *path)
 	return miss;
 }
 
-static int touch_files(const char *dir, long n)
+static int touch_files(const char *dir, long n, long interval_ms)
 {
 	long lookups = 0, misses = 0, passes = 0, i;
 	char path[4096];
@@ -100,7 +101,7 @@ static int touch_files(const char *dir, long n)
 			lookups++;
 		}
 		passes++;
-		usleep(100000);
+		usleep(interval_ms * 1000);
 	}
 	printf("hot_lookups %ld\n", lookups);
 	printf("hot_passes %ld\n", passes);
@@ -111,14 +112,15 @@ static int touch_files(const char *dir, long n)
 int main(int argc, char **argv)
 {
 	const char *cg = NULL, *dir = NULL;
-	long n = 2000;
+	long n = 2000, interval_ms = 100;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:d:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:d:n:i:")) != -1) {
 		switch (opt) {
 		case 'c': cg = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'n': n = lab_parse_count("hotset", "-n", optarg); break;
+		case 'i': interval_ms = lab_parse_count("hotset", "-i", optarg); break;
 		default: goto usage;
 		}
 	}
@@ -131,8 +133,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[optind], "create"))
 		return create_files(dir, n) ? 1 : 0;
 	if (!strcmp(argv[optind], "touch"))
-		return touch_files(dir, n) ? 1 : 0;
+		return touch_files(dir, n, interval_ms) ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: hotset -c CGROUP -d DIR [-n FILES] create|touch\n");
+	fprintf(stderr, "usage: hotset -c CGROUP -d DIR [-n FILES] [-i MS] create|touch\n");
 	return 2;
 }

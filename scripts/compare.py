@@ -148,10 +148,10 @@ def main():
                 bm, _ = mean_sd(base)
                 p = welch_p(base, vals)
                 mark = "*" if p is not None and p < 0.05 else " "
-                if bm:
+                if abs(bm) >= 1.0:
                     cell += " %s%+6.1f%%%s" % (mark, (m - bm) / bm * 100.0, mark)
-                elif m:
-                    cell += " %s  base 0%s" % (mark, mark)
+                elif abs(m - bm) >= 1.0:
+                    cell += " %s base~0%s" % (mark, mark)
                 else:
                     cell += " %s  +0.0%%%s" % (mark, mark)
             row += "  %24s" % cell

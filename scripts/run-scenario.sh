@@ -87,9 +87,13 @@ cat "$run/info.txt"
 
 total=$((reps * ${#labels[@]}))
 n=0
-# Repetitions interleave the variants, so slow drift of the host hits all alike.
+# Repetitions interleave the variants, so slow drift of the host hits all
+# alike, and each repetition starts one variant later, so that none is
+# always the first guest after a pause.
+nv=${#labels[@]}
 for ((r = 1; r <= reps; r++)); do
-	for i in "${!labels[@]}"; do
+	for ((k = 0; k < nv; k++)); do
+		i=$(((k + r - 1) % nv))
 		n=$((n + 1))
 		out=$run/${labels[i]}-$r
 		echo "run: [$n/$total] ${labels[i]} repetition $r"

@@ -6,6 +6,8 @@
 #   rN     after pressure round N: a streaming read of a sparse file from
 #          the sibling "pressure" cgroup, while "hot" keeps touching its set
 #          and fs_mark creates small files in "fsmark"
+#   d2, d3 after drop_caches=2 (slab objects), then =3 (page cache too),
+#          to show what keeps the removed cgroups dying (DROP_CACHES=0: no)
 # Output: /results/figures.txt, "phase.metric value" lines; derived
 # figures (leftover_*, hot_*) are added at the end.
 # Parameters come as environment variables from the scenario file.
@@ -14,6 +16,7 @@ set -eu
 : "${CHURN_BYTES:=8}" "${CHURN_MISSING:=200}" "${CHURN_DIRS:=0}"
 : "${CHURN_UNLINK_PCT:=0}" "${HOT_FILES:=2000}" "${PRESSURE_MIB:=2048}"
 : "${PRESSURE_ROUNDS:=3}" "${FSMARK_FILES:=1000}" "${SETTLE_SECS:=2}"
+: "${HOT_INTERVAL_MS:=2000}"
 
 out=/results/figures.txt
 lab=/sys/fs/cgroup/lab
@@ -43,7 +46,8 @@ sync
 sleep "$SETTLE_SECS"
 sample r0
 
-hotset -c "$lab/hot" -d "$scratch/hot" -n "$HOT_FILES" touch >/tmp/hot.txt &
+hotset -c "$lab/hot" -d "$scratch/hot" -n "$HOT_FILES" -i "$HOT_INTERVAL_MS" \
+	touch >/tmp/hot.txt &
 hot=$!
 r=1
 while [ "$r" -le "$PRESSURE_ROUNDS" ]; do
@@ -68,22 +72,37 @@ kill -TERM "$hot"
 wait "$hot"
 sed 's/^/pressure./' /tmp/hot.txt >>"$out"
 
+# What still holds the dying cgroups once the shrinkers are done: drop
+# the reclaimable slab objects (d2), then the page cache as well (d3).
+if [ "${DROP_CACHES:-1}" = 1 ]; then
+	sync
+	echo 2 >/proc/sys/vm/drop_caches
+	sleep "$SETTLE_SECS"
+	sample d2
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep "$SETTLE_SECS"
+	sample d3
+fi
+
 # Derived figures: what the removed cgroups left, relative to the base.
 awk -v last="r$PRESSURE_ROUNDS" '
 	{ split($1, k, "."); v[$1] = $2; ph[k[1]] = 1 }
 	END {
 		for (p in ph) {
-			if (p !~ /^r[0-9]+$/) continue
+			if (p !~ /^(r[0-9]+|d[23])$/) continue
 			d = v[p ".dentries_unused"] - v["base.dentries_unused"]
 			i = v[p ".inodes"] - v["base.inodes"]
 			print p ".leftover_dentries " (d > 0 ? d : 0)
 			print p ".leftover_inodes " (i > 0 ? i : 0)
 		}
 		print "pressure.hot_io_reads " v[last ".io_rios"] - v["r0.io_rios"]
+		if (v["pressure.hot_lookups"] > 0)
+			printf "pressure.hot_data_miss_pct %.2f\n", \
+				100 * v["pressure.hot_data_misses"] / v["pressure.hot_lookups"]
 		print "pressure.slabs_scanned " v[last ".vm_slabs_scanned"] - v["r0.vm_slabs_scanned"]
 		print "pressure.inode_steals " \
 			v[last ".vm_pginodesteal"] + v[last ".vm_kswapd_inodesteal"] - \
 			v["r0.vm_pginodesteal"] - v["r0.vm_kswapd_inodesteal"]
 	}' "$out" >/tmp/derived.txt
 cat /tmp/derived.txt >>"$out"
-grep -E 'nr_dying|leftover|hot_|fsmark|ops_per_s' "$out"
+grep -E 'nr_dying|leftover|hot_|fsmark|ops_per_s|cg_active_file' "$out"
