@@ -122,12 +122,14 @@ def main():
                 for rep, value in sorted(data[label].get(metric, [])):
                     f.write("%s,%d,%s,%g\n" % (label, rep, metric, value))
 
-    shown = [m for m in metrics if not patterns or any(p.search(m) for p in patterns)]
+    shown = metrics
     if patterns:
         # Group the rows by pattern, in the order the scenario lists them.
         shown = []
         for p in patterns:
             shown += [m for m in metrics if p.search(m) and m not in shown]
+    if not shown:
+        sys.exit("compare.py: no figure matches the scenario's report lines")
     width = max(len(m) for m in shown)
     head = "%-*s" % (width, "metric")
     for i, label in enumerate(labels):

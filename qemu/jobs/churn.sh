@@ -12,6 +12,8 @@
 # figures (leftover_*, hot_*) are added at the end.
 # Parameters come as environment variables from the scenario file.
 set -eu
+# A failing producer in "prog | sed" must fail the job too.
+set -o pipefail
 : "${CHURN_JOBS:=50}" "${CHURN_PARALLEL:=1}" "${CHURN_FILES:=200}"
 : "${CHURN_BYTES:=8}" "${CHURN_MISSING:=200}" "${CHURN_DIRS:=0}"
 : "${CHURN_UNLINK_PCT:=0}" "${HOT_FILES:=2000}" "${PRESSURE_MIB:=2048}"

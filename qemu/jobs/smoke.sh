@@ -3,12 +3,12 @@
 # (20 cgroups in turn, each creating 100 files in its own directory on the
 # ext4 scratch disk, then removed). Output: /results/figures.txt, lines
 # "phase.metric value".
-set -e
+set -e -o pipefail
 out=/results/figures.txt
 parent=/sys/fs/cgroup/smoke
 mkdir "$parent"
 echo +memory >"$parent/cgroup.subtree_control"
-memfigures "$parent" | sed 's/^/boot./' >"$out"
+memfigures -c "$parent" | sed 's/^/boot./' >"$out"
 
 i=0
 while [ $i -lt 20 ]; do
@@ -20,5 +20,5 @@ while [ $i -lt 20 ]; do
 	i=$((i + 1))
 done
 sync
-memfigures "$parent" | sed 's/^/churn./' >>"$out"
+memfigures -c "$parent" | sed 's/^/churn./' >>"$out"
 cat "$out"
