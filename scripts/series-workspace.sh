@@ -14,11 +14,8 @@ if [[ -d "$ws/.git" ]]; then
 	note "resetting $ws to base and re-applying the series"
 	git -C "$ws" reset -q --hard base
 else
-	pristine=$("$LAB_ROOT/scripts/tree-pristine.sh")
 	note "creating $ws (git add of the whole tree takes about half a minute)"
-	cp -a "$pristine" "$ws"
-	chmod -R u+w "$ws"
-	rm -f "$ws/.lab-extracted"
+	"$LAB_ROOT/scripts/tree-copy.sh" "$ws"
 	git -C "$ws" init -q
 	git -C "$ws" config user.name dying-memcg-lab
 	git -C "$ws" config user.email lab@dying-memcg-lab.invalid

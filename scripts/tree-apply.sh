@@ -24,12 +24,8 @@ if ((count > 0)); then
 fi
 
 if [[ ! -f "$tree/.lab-tree" ]]; then
-	note "copying the pristine tree to $tree"
 	rm -rf "$tree"
-	mkdir -p "$(dirname "$tree")"
-	cp -a "$pristine" "$tree"
-	chmod -R u+w "$tree"
-	rm -f "$tree/.lab-extracted"
+	"$LAB_ROOT/scripts/tree-copy.sh" "$tree"
 	: >"$tree/.lab-touched"
 	echo "tree" >"$tree/.lab-tree"
 fi
