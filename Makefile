@@ -17,7 +17,7 @@ INITRAMFS := $(B)/initramfs.cpio
 help:
 	@echo "dying-memcg lab targets:"
 	@echo "  make deps                     install the Debian packages the lab needs"
-	@echo "  make kernel VARIANT=stock|series [PATCHES=N]"
+	@echo "  make kernel VARIANT=stock|series|debug [PATCHES=N]"
 	@echo "                                extract, patch, configure and build (C=1, ccache)"
 	@echo "                                into build/<variant>/bzImage"
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"

@@ -23,10 +23,13 @@ static const char * const meminfo_keys[] = {
 static const char * const vmstat_keys[] = {
 	"slabs_scanned", "pginodesteal", "kswapd_inodesteal", "pgscan_kswapd",
 	"pgsteal_kswapd",
+	/* page reparenting (series 0005); absent on stock */
+	"memcg_reparent_moved", "memcg_reparent_busy", "memcg_reparent_left",
+	"memcg_reparent_passes",
 };
 static const char * const memstat_keys[] = {
-	"file", "active_file", "inactive_file", "slab", "slab_reclaimable",
-	"slab_unreclaimable",
+	"anon", "file", "kernel", "active_file", "inactive_file", "slab",
+	"slab_reclaimable", "slab_unreclaimable",
 };
 static const char * const slab_caches[] = {
 	"dentry", "inode_cache", "ext4_inode_cache",

@@ -2,8 +2,10 @@
 # Build one kernel variant: tree, config, sparse-checked compile through
 # ccache, image at build/<variant>/bzImage.
 # Usage: kernel-build.sh VARIANT [PATCHES] [OUTDIR]
-#   VARIANT  stock (no patches) or series (series/series applied)
-#   PATCHES  for series: apply only the first N patches (default: all)
+#   VARIANT  stock (no patches), series (series/series applied) or debug
+#            (the series with qemu/config/debug.config: lockdep, DEBUG_VM)
+#   PATCHES  for series and debug: apply only the first N patches
+#            (default: all)
 #   OUTDIR   default build/<variant>
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +23,7 @@ stock)
 		die "PATCHES=$patches makes no sense for VARIANT=stock"
 	count=0
 	;;
-series)
+series | debug)
 	count=${patches:-${#all[@]}}
 	check_uint PATCHES "$count"
 	tested=$(cat "$LAB_SERIES/tested-on")
@@ -34,7 +36,9 @@ esac
 
 tree=$out/src
 "$LAB_ROOT/scripts/tree-apply.sh" "$tree" "$count"
-"$LAB_ROOT/scripts/kernel-config.sh" "$tree" "$LAB_ROOT/qemu/config/base.config"
+frags=("$LAB_ROOT/qemu/config/base.config")
+[[ "$variant" == debug ]] && frags+=("$LAB_ROOT/qemu/config/debug.config")
+"$LAB_ROOT/scripts/kernel-config.sh" "$tree" "${frags[@]}"
 
 export CCACHE_BASEDIR=$LAB_BUILD
 export CCACHE_NOHASHDIR=1

@@ -7,7 +7,7 @@ LAB_TARBALL=${LAB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 LAB_SRCPKG=linux-source-6.1
 # The tests point this at a scratch copy to prove that bad patches are caught.
 LAB_SERIES=${LAB_SERIES:-$LAB_ROOT/series}
-LAB_VARIANTS=(stock series)
+LAB_VARIANTS=(stock series debug)
 
 die() {
 	echo "${0##*/}: error: $*" >&2

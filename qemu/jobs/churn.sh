@@ -2,7 +2,10 @@
 # Churn scenario job. Phases:
 #   base   a live cgroup "hot" creates its hot set; figures sampled
 #   churn  CHURN_JOBS jobs, each in its own child of "jobs", then removed
-#   r0     figures right after the churn, before any pressure
+#   wait   how long the removed cgroups stay dying with no pressure at
+#          all: dying_zero_ms from the end of the churn until
+#          nr_dying_descendants is 0 (-1: not within DYING_WAIT_SECS)
+#   r0     figures after the churn and the wait, before any pressure
 #   rN     after pressure round N: a streaming read of a sparse file from
 #          the sibling "pressure" cgroup, while "hot" keeps touching its set
 #          and fs_mark creates small files in "fsmark"
@@ -18,7 +21,7 @@ set -o pipefail
 : "${CHURN_BYTES:=8}" "${CHURN_MISSING:=200}" "${CHURN_DIRS:=0}"
 : "${CHURN_UNLINK_PCT:=0}" "${HOT_FILES:=2000}" "${PRESSURE_MIB:=2048}"
 : "${PRESSURE_ROUNDS:=3}" "${FSMARK_FILES:=1000}" "${SETTLE_SECS:=2}"
-: "${HOT_INTERVAL_MS:=2000}"
+: "${HOT_INTERVAL_MS:=2000}" "${DYING_WAIT_SECS:=15}"
 
 out=/results/figures.txt
 lab=/sys/fs/cgroup/lab
@@ -44,6 +47,7 @@ echo "churn-job: $CHURN_JOBS jobs"
 churn -c "$lab/jobs" -d "$scratch" -j "$CHURN_JOBS" -p "$CHURN_PARALLEL" \
 	-f "$CHURN_FILES" -b "$CHURN_BYTES" -m "$CHURN_MISSING" \
 	-D "$CHURN_DIRS" -u "$CHURN_UNLINK_PCT" | sed 's/^/churn./' >>"$out"
+dyingwait -c "$lab/jobs" -t "$DYING_WAIT_SECS" | sed 's/^/wait./' >>"$out"
 sync
 sleep "$SETTLE_SECS"
 sample r0
@@ -97,6 +101,9 @@ awk -v last="r$PRESSURE_ROUNDS" '
 			print p ".leftover_dentries " (d > 0 ? d : 0)
 			print p ".leftover_inodes " (i > 0 ? i : 0)
 		}
+		# The parent's charge less its kernel memory: what the pages
+		# cost it, which reparenting must not change.
+		print "r0.cg_user_bytes " v["r0.cg_memory_current"] - v["r0.cg_kernel"]
 		print "pressure.hot_io_reads " v[last ".io_rios"] - v["r0.io_rios"]
 		if (v["pressure.hot_lookups"] > 0)
 			printf "pressure.hot_data_miss_pct %.2f\n", \
@@ -107,4 +114,4 @@ awk -v last="r$PRESSURE_ROUNDS" '
 			v["r0.vm_pginodesteal"] - v["r0.vm_kswapd_inodesteal"]
 	}' "$out" >/tmp/derived.txt
 cat /tmp/derived.txt >>"$out"
-grep -E 'nr_dying|leftover|hot_|fsmark|ops_per_s|cg_active_file' "$out"
+grep -E 'nr_dying|dying_|leftover|hot_|fsmark|ops_per_s|cg_active_file|reparent' "$out"

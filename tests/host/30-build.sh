@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Build both kernels (sparse-checked), their guest modules and the initramfs.
+# Build the three kernels (sparse-checked), their guest modules and the
+# initramfs.
 # The guest tests that follow need all of it.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
 
-for v in stock series; do
+for v in stock series debug; do
 	t0=$SECONDS
 	if scripts/kernel-build.sh "$v" && scripts/modules-build.sh "$v"; then
 		t_pass "build: $v kernel and guest modules ($((SECONDS - t0)) s)"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The cgroup kselftests (test_core, test_kmem, test_memcontrol) in the guest,
-# on stock and on series. A test that fails on stock is a known failure of
-# the base (tests/known-base-failures, by name and reason); a test that
-# passes on stock must pass on series.
+# on stock, on series, and on series with page reparenting switched on at
+# boot (series-rp). A test that fails on stock is a known failure of the
+# base (tests/known-base-failures, by name and reason); a test that passes
+# on stock must pass on series and series-rp.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -13,10 +14,13 @@ trap 'rm -f "$job"' EXIT
 printf '#!/bin/sh\nexec lab-kselftests.sh\n' >"$job"
 
 declare -A stock_result
-for v in stock series; do
+for v in stock series series-rp; do
 	out=$LAB_CHECK_OUT/kselftests-$v
-	if ! qemu/run-vm.sh -k "$LAB_BUILD/$v/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
-		-j "$job" -o "$out" -t 900 -m 1024 -s 1024; then
+	kernel=${v%-rp}
+	args=()
+	[[ "$v" == *-rp ]] && args=(-a sysctl.vm.memcg_reparent_pages=1)
+	if ! qemu/run-vm.sh -k "$LAB_BUILD/$kernel/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
+		-j "$job" -o "$out" -t 900 -m 1024 -s 1024 "${args[@]}"; then
 		t_fail "kselftests: $v guest run" "$(cat "$out/verdict" 2>/dev/null)"
 		continue
 	fi
