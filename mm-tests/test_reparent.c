@@ -35,16 +35,22 @@ static int set_reparent(const char *val)
 	return ret;
 }
 
+static FILE *open_in(const char *dir, const char *file)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return fopen(path, "r");
+}
+
 /* The value of @key in the "key value" file @cg/@file, or -1. */
 static long read_key(const char *cg, const char *file, const char *key)
 {
-	char path[4096], k[128];
-	long long v;
+	FILE *f = open_in(cg, file);
 	long ret = -1;
-	FILE *f;
+	long long v;
+	char k[128];
 
-	snprintf(path, sizeof(path), "%s/%s", cg, file);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fscanf(f, "%127s %lld", k, &v) == 2)
@@ -57,12 +63,9 @@ static long read_key(const char *cg, const char *file, const char *key)
 /* The single number in @cg/@file, or -1. */
 static long read_long(const char *cg, const char *file)
 {
-	char path[4096];
+	FILE *f = open_in(cg, file);
 	long v = -1;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", cg, file);
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	if (fscanf(f, "%ld", &v) != 1)

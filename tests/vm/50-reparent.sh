@@ -25,11 +25,12 @@ for v in series stock; do
 	rc=$?
 	set -e
 	verdict=$(cat "$out/verdict" 2>/dev/null || echo "no verdict")
-	grep -a '^#' "$out/console.log" | sed 's/^/    /' || true
+	tr -d '\r' <"$out/console.log" >"$out/console.txt" 2>/dev/null || : >"$out/console.txt"
+	grep -a '^#' "$out/console.txt" | sed 's/^/    /' || true
 	for name in test_reparent_frees_dying test_reparent_conserves_charge; do
-		if grep -aq "^ok [0-9]* $name\$" "$out/console.log"; then
+		if grep -aqE "^ok [0-9]+ $name\$" "$out/console.txt"; then
 			res=pass
-		elif grep -aq "^not ok [0-9]* $name\$" "$out/console.log"; then
+		elif grep -aqE "^not ok [0-9]+ $name\$" "$out/console.txt"; then
 			res=fail
 		else
 			res=missing
