@@ -101,7 +101,7 @@ awk -v last="r$PRESSURE_ROUNDS" '
 			print p ".leftover_dentries " (d > 0 ? d : 0)
 			print p ".leftover_inodes " (i > 0 ? i : 0)
 		}
-		# The parent's charge less its kernel memory: what the pages
+		# The charge of the parent less its kernel memory: what pages
 		# cost it, which reparenting must not change.
 		print "r0.cg_user_bytes " v["r0.cg_memory_current"] - v["r0.cg_kernel"]
 		print "pressure.hot_io_reads " v[last ".io_rios"] - v["r0.io_rios"]
