@@ -21,7 +21,7 @@ help:
 	@echo "                                extract, patch, configure and build (C=1, ccache)"
 	@echo "                                into build/<variant>/bzImage"
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
-	@echo "  make boot VARIANT=stock|series   interactive guest shell (Ctrl-a x quits)"
+	@echo "  make boot VARIANT=stock|series|debug   interactive guest shell (Ctrl-a x quits)"
 	@echo "  make run [SCENARIO=default|smoke] [QUICK=1]"
 	@echo "                                build what is missing, boot, compare;"
 	@echo "                                results in results/<date>-<scenario>/"
