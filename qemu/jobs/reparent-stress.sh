@@ -2,7 +2,8 @@
 # Parallel churn with page reparenting on, for a debug kernel: jobs run
 # REPARENT_PARALLEL at a time while a streaming reader in a sibling cgroup
 # keeps reclaim busy and the switch is turned off and on every second, so
-# that the worker, reclaim, the offline path and the sysctl race. The
+# that the worker, reclaim, the offline path and the sysctl race; empty
+# cgroups are removed too, whose never-used lruvecs the worker walks. The
 # runner fails the run on any splat. The job fails if the kernel has no
 # lockdep, if nothing was moved, or if removed cgroups stay dying.
 set -eu
@@ -25,6 +26,12 @@ toggle() {
 		sleep 1
 	done
 }
+# Cgroups that never charged a page: their lruvecs were never used.
+i=0
+while [ "$i" -lt 20 ]; do
+	mkdir "$lab/jobs/empty$i" && rmdir "$lab/jobs/empty$i"
+	i=$((i + 1))
+done
 toggle &
 toggler=$!
 pressure -c "$lab/pressure" -f /mnt/scratch/sparse -s "$REPARENT_PRESSURE_MIB" >/tmp/pressure.txt &
