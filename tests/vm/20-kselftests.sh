@@ -20,12 +20,13 @@ printf '#!/bin/sh\nexec lab-kselftests.sh\n' >"$job"
 # rerun VARIANT BINARY NAME: run BINARY alone up to twice more; print
 # "pass N" for the first passing rerun N, or "fail".
 rerun() {
-	local i res rjob=$job.rerun
+	local i res rjob=$job.rerun rargs=()
+	[[ "$1" == *-rp ]] && rargs=(-a sysctl.vm.memcg_reparent_pages=1)
 	printf '#!/bin/sh\nexec lab-kselftests.sh %s\n' "$2" >"$rjob"
 	for i in 1 2; do
 		qemu/run-vm.sh -k "$LAB_BUILD/${1%-rp}/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 			-j "$rjob" -o "$LAB_CHECK_OUT/kselftests-$1-rerun$i" -t 900 -m 1024 -s 1024 \
-			"${args[@]}" </dev/null >/dev/null 2>&1 || true
+			"${rargs[@]}" </dev/null >/dev/null 2>&1 || true
 		res=$(awk -F, -v n="$3" '$2 == n { print $3 }' \
 			"$LAB_CHECK_OUT/kselftests-$1-rerun$i/results/kselftests.csv" 2>/dev/null)
 		if [[ "$res" == pass ]]; then
