@@ -31,7 +31,11 @@ while IFS= read -r p; do
 			echo "sparse: $name: $f is not compiled in the lab config; not checked"
 			continue
 		fi
-		old=$(sparse_warnings "$LAB_BUILD/stock/src" "$f")
+		# A file the series adds has no stock warnings to compare with.
+		old=
+		if [[ -f "$LAB_BUILD/stock/src/$f" ]]; then
+			old=$(sparse_warnings "$LAB_BUILD/stock/src" "$f")
+		fi
 		new=$(sparse_warnings "$LAB_BUILD/series/src" "$f")
 		nold=$(grep -c . <<<"$old" || true)
 		nnew=$(grep -c . <<<"$new" || true)
