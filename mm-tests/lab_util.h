@@ -64,4 +64,59 @@ static inline long lab_parse_count(const char *prog, const char *opt,
 	return v;
 }
 
+/* The value of @key in the "key value" file @dir/@file, or -1. */
+static inline long lab_read_key(const char *dir, const char *file,
+				const char *key)
+{
+	char path[4096], k[128];
+	long ret = -1;
+	long long v;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%127s %lld", k, &v) == 2)
+		if (!strcmp(k, key))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/* The single number in @dir/@file, or -1. */
+static inline long lab_read_long(const char *dir, const char *file)
+{
+	char path[4096];
+	long v = -1;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* Milliseconds until @cg has no dying descendants, or -1 after @max_ms. */
+static inline long lab_wait_dying_zero(const char *cg, long max_ms)
+{
+	double t0 = lab_now();
+	long ms;
+
+	for (;;) {
+		ms = (long)((lab_now() - t0) * 1000);
+		if (lab_read_key(cg, "cgroup.stat", "nr_dying_descendants") == 0)
+			return ms;
+		if (ms >= max_ms)
+			return -1;
+		usleep(50 * 1000);
+	}
+}
+
 #endif

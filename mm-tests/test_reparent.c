@@ -35,67 +35,12 @@ static int set_reparent(const char *val)
 	return ret;
 }
 
-static FILE *open_in(const char *dir, const char *file)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return fopen(path, "r");
-}
-
-/* The value of @key in the "key value" file @cg/@file, or -1. */
-static long read_key(const char *cg, const char *file, const char *key)
-{
-	FILE *f = open_in(cg, file);
-	long ret = -1;
-	long long v;
-	char k[128];
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%127s %lld", k, &v) == 2)
-		if (!strcmp(k, key))
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
-/* The single number in @cg/@file, or -1. */
-static long read_long(const char *cg, const char *file)
-{
-	FILE *f = open_in(cg, file);
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /* Pages moved so far by the reparenting worker; 0 where it does not exist. */
 static long reparent_moved(void)
 {
-	long v = read_key("/proc", "vmstat", "memcg_reparent_moved");
+	long v = lab_read_key("/proc", "vmstat", "memcg_reparent_moved");
 
 	return v < 0 ? 0 : v;
-}
-
-/* Milliseconds until @cg has no dying descendants, or -1 after @max_ms. */
-static long wait_dying_zero(const char *cg, long max_ms)
-{
-	double t0 = lab_now();
-	long ms;
-
-	for (;;) {
-		ms = (long)((lab_now() - t0) * 1000);
-		if (read_key(cg, "cgroup.stat", "nr_dying_descendants") == 0)
-			return ms;
-		if (ms >= max_ms)
-			return -1;
-		usleep(50 * 1000);
-	}
 }
 
 /* The body of job @id: FILES_PER_JOB files of a page, and the shared one. */
@@ -207,7 +152,7 @@ static int test_reparent_frees_dying(void)
 	snprintf(dir, sizeof(dir), "%s/frees", data_dir);
 	if (run_jobs(cg, dir))
 		goto cleanup;
-	ms = wait_dying_zero(cg, DYING_WAIT_MS);
+	ms = lab_wait_dying_zero(cg, DYING_WAIT_MS);
 	printf("# %d removed cgroups: %s after %ld ms\n", JOBS,
 	       ms < 0 ? "still dying" : "all freed",
 	       ms < 0 ? (long)DYING_WAIT_MS : ms);
@@ -234,16 +179,16 @@ struct charge_snapshot {
 
 static int snapshot(const char *cg, struct charge_snapshot *s)
 {
-	long cur = read_long(cg, "memory.current");
-	long kernel = read_key(cg, "memory.stat", "kernel");
-	long sock = read_key(cg, "memory.stat", "sock");
+	long cur = lab_read_long(cg, "memory.current");
+	long kernel = lab_read_key(cg, "memory.stat", "kernel");
+	long sock = lab_read_key(cg, "memory.stat", "sock");
 	size_t i;
 
 	if (cur < 0 || kernel < 0 || sock < 0)
 		return -1;
 	s->user = cur - kernel - sock;
 	for (i = 0; i < NR_LRU_KEYS; i++) {
-		s->lru[i] = read_key(cg, "memory.stat", lru_keys[i]);
+		s->lru[i] = lab_read_key(cg, "memory.stat", lru_keys[i]);
 		if (s->lru[i] < 0)
 			return -1;
 	}
@@ -277,7 +222,7 @@ static int test_reparent_conserves_charge(void)
 	if (run_jobs(cg, dir))
 		goto cleanup;
 	sync();
-	dying = read_key(cg, "cgroup.stat", "nr_dying_descendants");
+	dying = lab_read_key(cg, "cgroup.stat", "nr_dying_descendants");
 	if (dying != JOBS) {
 		printf("# %ld of %d removed cgroups dying before the move\n",
 		       dying, JOBS);
@@ -288,7 +233,7 @@ static int test_reparent_conserves_charge(void)
 		goto cleanup;
 
 	set_reparent("1");
-	if (wait_dying_zero(cg, DYING_WAIT_MS) < 0) {
+	if (lab_wait_dying_zero(cg, DYING_WAIT_MS) < 0) {
 		printf("# the removed cgroups stayed dying\n");
 		goto cleanup;
 	}
