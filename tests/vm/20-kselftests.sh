@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The cgroup kselftests (test_core, test_kmem, test_memcontrol) in the guest,
-# on stock, on series, and on series with page reparenting switched on at
-# boot (series-rp). A test that fails on stock is a known failure of the
+# on stock, on series, on series with page reparenting switched on at boot
+# (series-rp), and on series under each per-memcg slab policy
+# (series-pin: memcg_slab=pin, series-slabrp: memcg_slab=reparent). A test that fails on stock is a known failure of the
 # base (tests/known-base-failures, by name and reason); a test that passes
 # on stock must pass on series and series-rp. A test listed in
 # tests/known-flaky (it fails now and then on stock too) that fails is run
@@ -10,6 +11,17 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
+
+# variant_args VARIANT: the kernel command line the variant boots with.
+variant_args() {
+	case "$1" in
+	stock | series) ;;
+	series-rp) echo sysctl.vm.memcg_reparent_pages=1 ;;
+	series-pin) echo memcg_slab=pin ;;
+	series-slabrp) echo memcg_slab=reparent ;;
+	*) die "unknown kselftest variant $1" ;;
+	esac
+}
 
 known=$LAB_ROOT/tests/known-base-failures
 flaky=$LAB_ROOT/tests/known-flaky
@@ -20,11 +32,10 @@ printf '#!/bin/sh\nexec lab-kselftests.sh\n' >"$job"
 # rerun VARIANT BINARY NAME: run BINARY alone up to twice more; print
 # "pass N" for the first passing rerun N, or "fail".
 rerun() {
-	local i res rjob=$job.rerun rargs=()
-	[[ "$1" == *-rp ]] && rargs=(-a sysctl.vm.memcg_reparent_pages=1)
+	local i res rjob=$job.rerun rargs=(-a "$(variant_args "$1")")
 	printf '#!/bin/sh\nexec lab-kselftests.sh %s\n' "$2" >"$rjob"
 	for i in 1 2; do
-		qemu/run-vm.sh -k "$LAB_BUILD/${1%-rp}/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
+		qemu/run-vm.sh -k "$LAB_BUILD/${1%%-*}/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 			-j "$rjob" -o "$LAB_CHECK_OUT/kselftests-$1-rerun$i" -t 900 -m 1024 -s 1024 \
 			"${rargs[@]}" </dev/null >/dev/null 2>&1 || true
 		res=$(awk -F, -v n="$3" '$2 == n { print $3 }' \
@@ -38,11 +49,10 @@ rerun() {
 }
 
 declare -A stock_result
-for v in stock series series-rp; do
+for v in stock series series-rp series-pin series-slabrp; do
 	out=$LAB_CHECK_OUT/kselftests-$v
-	kernel=${v%-rp}
-	args=()
-	[[ "$v" == *-rp ]] && args=(-a sysctl.vm.memcg_reparent_pages=1)
+	kernel=${v%%-*}
+	args=(-a "$(variant_args "$v")")
 	if ! qemu/run-vm.sh -k "$LAB_BUILD/$kernel/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 		-j "$job" -o "$out" -t 900 -m 1024 -s 1024 "${args[@]}"; then
 		t_fail "kselftests: $v guest run" "$(cat "$out/verdict" 2>/dev/null)"
