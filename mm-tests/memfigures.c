@@ -6,6 +6,10 @@
  *   dentries[_unused]   /proc/sys/fs/dentry-state
  *   inodes[_unused]     /proc/sys/fs/inode-nr
  *   slab_CACHE_*        /proc/slabinfo lines of the dentry and inode caches
+ *   slabfam_F_*         the dentry and inode families (root caches and
+ *                       their per-memcg children): slab pages, utilisation
+ *                       in percent, number of children
+ *   memcg_slab_*        live and dying child caches and their slab pages
  *   vm_*                reclaim counters from /proc/vmstat
  *   nr_dying_descendants, cg_memory_current, cg_*   of cgroup -c
  *   io_rios             block reads issued by cgroup -i (io.stat)
@@ -26,6 +30,9 @@ static const char * const vmstat_keys[] = {
 	/* page reparenting (series 0005); absent on stock */
 	"memcg_reparent_moved", "memcg_reparent_busy", "memcg_reparent_left",
 	"memcg_reparent_passes",
+	/* per-memcg slab caches (series 0007); absent on stock */
+	"memcg_slab_child_created", "memcg_slab_child_offlined",
+	"memcg_slab_child_freed",
 };
 static const char * const memstat_keys[] = {
 	"anon", "file", "kernel", "active_file", "inactive_file", "slab",
@@ -103,10 +110,45 @@ static int print_numbers(const char *path, const char * const *names, int n)
 	return 0;
 }
 
+/*
+ * Cache families: a root cache and its per-memcg children ("dentry" and
+ * "dentry(<cgroup id>:<name>)", series 0007).
+ */
+static const char * const families[][4] = {
+	{ "dentry", "dentry", NULL },
+	{ "inode", "ext4_inode_cache", "inode_cache", "shmem_inode_cache" },
+};
+
+struct family_sum {
+	unsigned long pages, active_bytes, children;
+};
+
+/* Index of the family @name belongs to, or -1; sets @child for children. */
+static int family_of(const char *name, int *child)
+{
+	size_t f, i, len;
+
+	for (f = 0; f < ARRAY_SIZE(families); f++) {
+		for (i = 1; i < 4 && families[f][i]; i++) {
+			len = strlen(families[f][i]);
+			if (strncmp(name, families[f][i], len))
+				continue;
+			if (!name[len] || name[len] == '(') {
+				*child = name[len] == '(';
+				return f;
+			}
+		}
+	}
+	return -1;
+}
+
 static int print_slabinfo(void)
 {
 	unsigned long active, num, size, perslab, pages, slabs;
-	char line[512], name[64];
+	struct family_sum sum[ARRAY_SIZE(families)] = { };
+	char line[512], name[256];
+	int fam, child;
+	size_t i;
 	FILE *f;
 
 	f = fopen("/proc/slabinfo", "r");
@@ -115,10 +157,16 @@ static int print_slabinfo(void)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %lu %lu %lu %lu %lu : tunables %*u %*u %*u : slabdata %*u %lu",
+		if (sscanf(line, "%255s %lu %lu %lu %lu %lu : tunables %*u %*u %*u : slabdata %*u %lu",
 			   name, &active, &num, &size, &perslab, &pages,
 			   &slabs) != 7)
 			continue;
+		fam = family_of(name, &child);
+		if (fam >= 0) {
+			sum[fam].pages += slabs * pages;
+			sum[fam].active_bytes += active * size;
+			sum[fam].children += child;
+		}
 		if (!in_list(name, slab_caches, ARRAY_SIZE(slab_caches)))
 			continue;
 		printf("slab_%s_active_objs %lu\n", name, active);
@@ -128,7 +176,29 @@ static int print_slabinfo(void)
 		printf("slab_%s_num_slabs %lu\n", name, slabs);
 	}
 	fclose(f);
+	/* Utilisation: active objects x object size / slab pages x page size */
+	for (i = 0; i < ARRAY_SIZE(families); i++) {
+		printf("slabfam_%s_pages %lu\n", families[i][0], sum[i].pages);
+		printf("slabfam_%s_util_pct %.1f\n", families[i][0],
+		       sum[i].pages ? 100.0 * sum[i].active_bytes /
+				      (sum[i].pages * sysconf(_SC_PAGESIZE)) : 0);
+		printf("slabfam_%s_children %lu\n", families[i][0],
+		       sum[i].children);
+	}
 	return 0;
+}
+
+/* /sys/kernel/debug/memcg_slab (series 0007), where the kernel has it. */
+static int print_memcg_slab(void)
+{
+	static const char * const keys[] = {
+		"live_children", "live_pages", "dying_children", "dying_pages",
+	};
+	const char *path = "/sys/kernel/debug/memcg_slab";
+
+	if (access(path, R_OK))
+		return 0;
+	return print_keyed(path, "memcg_slab_", keys, ARRAY_SIZE(keys), "");
 }
 
 static int print_cgroup(const char *cg)
@@ -196,6 +266,7 @@ int main(int argc, char **argv)
 	ret |= print_numbers("/proc/sys/fs/dentry-state", dentry, 2);
 	ret |= print_numbers("/proc/sys/fs/inode-nr", inode, 2);
 	ret |= print_slabinfo();
+	ret |= print_memcg_slab();
 	ret |= print_keyed("/proc/vmstat", "vm_", vmstat_keys,
 			   ARRAY_SIZE(vmstat_keys), "");
 	ret |= print_cgroup(cg);
