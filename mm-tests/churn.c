@@ -6,8 +6,8 @@
  *
  * Each job: creates D directories in DIR/jobN, F files spread over them
  * with B bytes each, looks up M names that do not exist (negative
- * dentries), unlinks U percent of its files, exits; then its cgroup is
- * removed. Up to P jobs run at once.
+ * dentries), unlinks U percent of its files (spread evenly over them),
+ * exits; then its cgroup is removed. Up to P jobs run at once.
  *
  * Prints "name value" lines: churn_jobs, churn_ops (files created, lookups
  * and unlinks), churn_seconds, churn_ops_per_s, churn_rmdir_retries.
@@ -85,7 +85,13 @@ static int run_job(const struct churn_args *a, long id)
 		if (!stat(path, &st))
 			return 1;
 	}
-	for (i = 0; i < created * a->unlink_pct / 100; i++) {
+	/*
+	 * Spread the unlinks evenly over the files, so that they empty slots
+	 * all over the job's slab pages instead of whole pages at one end.
+	 */
+	for (i = 0; i < created; i++) {
+		if ((i + 1) * a->unlink_pct / 100 == i * a->unlink_pct / 100)
+			continue;
 		if (file_path(path, sizeof(path), a, id, i) || unlink(path))
 			return 1;
 	}
