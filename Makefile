@@ -21,7 +21,8 @@ help:
 	@echo "                                extract, patch, configure and build (C=1, ccache)"
 	@echo "                                into build/<variant>/bzImage"
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
-	@echo "  make boot VARIANT=stock|series|debug   interactive guest shell (Ctrl-a x quits)"
+	@echo "  make boot VARIANT=stock|series|debug [APPEND='memcg_slab=pin ...']"
+	@echo "                                interactive guest shell (Ctrl-a x quits)"
 	@echo "  make run [SCENARIO=default|slab|smoke] [QUICK=1]"
 	@echo "                                build what is missing, boot, compare;"
 	@echo "                                results in results/<date>-<scenario>/"
@@ -54,7 +55,7 @@ initramfs: mm-tests kselftests
 	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/mm-tests $(B)/kselftests
 
 boot: kernel initramfs
-	@qemu/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT)
+	@qemu/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT) -a "$(APPEND)"
 
 run: deps
 	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)"
