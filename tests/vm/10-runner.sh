@@ -44,6 +44,10 @@ vm_case "userspace text WARNING: is no splat" 0 "^passed" 120 \
 vm_case "guest panics (sysrq c)" 2 "never reported" 120 \
 	'echo c >/proc/sysrq-trigger; sleep 100; exit 0'
 vm_case "guest hangs past its timeout" 2 "^hung" 40 'sleep 600; exit 0'
+# The guest kernel must see the vCPUs it is given (it saw one before the
+# base config had ACPI, whatever -smp said).
+vm_case "guest sees its 2 vCPUs" 0 "^passed" 120 \
+	'n=$(nproc); echo "vCPUs: $n"; [ "$n" = 2 ]' -c 2
 vm_case "kernel WARNING with a passing job" 3 "kernel splat" 120 \
 	'insmod /lab/modules/lab_splat.ko && exit 0; exit 9' -M "$splat"
 
