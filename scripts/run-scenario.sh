@@ -16,7 +16,7 @@ if [[ ! "$scenario" =~ ^[a-z0-9_-]+$ || ! -f "$file" ]]; then
 fi
 
 labels=() kernels=() cmdlines=() job= reps=1 quick_reps=1 mem=512 timeout=600
-params=() quick_params=() reports=()
+params=() quick_params=() reports=() modules=() posts=()
 lineno=0
 while read -r key rest; do
 	lineno=$((lineno + 1))
@@ -43,6 +43,15 @@ while read -r key rest; do
 		fi
 		;;
 	report) reports+=("$rest") ;;
+	module)
+		[[ -f "$LAB_ROOT/mm-tests/modules/$rest.c" ]] ||
+			die "$file:$lineno: no module mm-tests/modules/$rest.c"
+		modules+=("$rest")
+		;;
+	post)
+		[[ -x "$LAB_ROOT/$rest" ]] || die "$file:$lineno: post script '$rest' is not executable"
+		posts+=("$LAB_ROOT/$rest")
+		;;
 	*) die "$file:$lineno: unknown key '$key'" ;;
 	esac
 done <"$file"
@@ -59,6 +68,9 @@ fi
 "$LAB_ROOT/scripts/deps.sh"
 for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
 	"$LAB_ROOT/scripts/kernel-build.sh" "$k" >/dev/null
+	if ((${#modules[@]} > 0)); then
+		"$LAB_ROOT/scripts/modules-build.sh" "$k"
+	fi
 done
 make -s -C "$LAB_ROOT" initramfs >/dev/null
 
@@ -97,9 +109,13 @@ for ((r = 1; r <= reps; r++)); do
 		n=$((n + 1))
 		out=$run/${labels[i]}-$r
 		echo "run: [$n/$total] ${labels[i]} repetition $r"
+		margs=()
+		for m in "${modules[@]}"; do
+			margs+=(-M "$LAB_BUILD/${kernels[i]}/modules/$m.ko")
+		done
 		if ! "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/${kernels[i]}/bzImage" \
 			-i "$LAB_BUILD/initramfs.cpio" -j "$run/job.sh" -o "$out" \
-			-t "$timeout" -m "$mem" -a "${cmdlines[i]}"; then
+			-t "$timeout" -m "$mem" -a "${cmdlines[i]}" "${margs[@]}"; then
 			die "${labels[i]} repetition $r failed: $(cat "$out/verdict")"
 		fi
 	done
@@ -107,4 +123,7 @@ done
 echo
 "$LAB_ROOT/scripts/compare.py" "$run"
 "$LAB_ROOT/scripts/plot-rounds.sh" "$run"
+for p in "${posts[@]}"; do
+	"$p" "$run"
+done
 echo "results: $run"

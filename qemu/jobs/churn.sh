@@ -1,5 +1,6 @@
 #!/bin/sh
 # Churn scenario job. Phases:
+#   bench  (BENCH=1) the accounting-cost benchmark, lab_kmem_bench.ko
 #   base   a live cgroup "hot" creates its hot set; figures sampled
 #   churn  CHURN_JOBS jobs, each in its own child of "jobs", then removed
 #   wait   how long the removed cgroups stay dying with no pressure at
@@ -22,6 +23,7 @@ set -o pipefail
 : "${CHURN_UNLINK_PCT:=0}" "${HOT_FILES:=2000}" "${PRESSURE_MIB:=2048}"
 : "${PRESSURE_ROUNDS:=3}" "${FSMARK_FILES:=1000}" "${SETTLE_SECS:=2}"
 : "${HOT_INTERVAL_MS:=2000}" "${DYING_WAIT_SECS:=15}"
+: "${BENCH:=0}" "${BENCH_OBJS:=1000}" "${BENCH_BATCHES:=100}" "${BENCH_REPS:=9}"
 
 out=/results/figures.txt
 lab=/sys/fs/cgroup/lab
@@ -37,6 +39,24 @@ echo "+memory" >"$lab/jobs/cgroup.subtree_control"
 sample() {
 	memfigures -c "$lab/jobs" -i "$lab/hot" | sed "s/^/$1./" >>"$out"
 }
+
+# Accounting cost (BENCH=1, module lab_kmem_bench packed by the
+# scenario): ns per kmalloc/kmem_cache allocation+free pair in the root
+# cgroup and charged to a user cgroup, before anything else runs.
+if [ "$BENCH" = 1 ]; then
+	echo "churn-job: accounting benchmark"
+	mkdir "$lab/bench"
+	dmesg -c >/dev/null
+	for cg in "" /lab/bench; do
+		insmod /lab/modules/lab_kmem_bench.ko cg="$cg" objs="$BENCH_OBJS" \
+			batches="$BENCH_BATCHES" reps="$BENCH_REPS"
+		rmmod lab_kmem_bench
+	done
+	dmesg | sed -n 's/^.*lab_kmem_bench: \([a-z_]*_ns\) \([0-9]*\)$/bench.\1 \2/p' >>"$out"
+	grep -q '^bench\.user_cache_x_median_ns ' "$out" ||
+		{ echo "churn-job: the benchmark reported nothing"; exit 1; }
+	rmdir "$lab/bench"
+fi
 
 echo "churn-job: hot set of $HOT_FILES files"
 hotset -c "$lab/hot" -d "$scratch/hot" -n "$HOT_FILES" create
