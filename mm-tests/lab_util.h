@@ -4,6 +4,7 @@
 #define LAB_UTIL_H
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,26 @@ static inline long lab_wait_dying_zero(const char *cg, long max_ms)
 			return -1;
 		usleep(50 * 1000);
 	}
+}
+
+/*
+ * Make @parent/@name, a cgroup whose children get the memory controller;
+ * its path goes to @cg. Prints a TAP comment and returns nonzero on error.
+ */
+static inline int lab_make_parent_cgroup(char *cg, size_t size,
+					 const char *parent, const char *name)
+{
+	int ret;
+
+	snprintf(cg, size, "%s/%s", parent, name);
+	if (mkdir(cg, 0755)) {
+		printf("# mkdir %s: %s\n", cg, strerror(errno));
+		return -1;
+	}
+	ret = lab_write_file(cg, "cgroup.subtree_control", "+memory");
+	if (ret)
+		printf("# %s/cgroup.subtree_control: %s\n", cg, strerror(-ret));
+	return ret;
 }
 
 #endif

@@ -87,22 +87,6 @@ static int drop_caches(void)
 	return lab_write_file("/proc/sys/vm", "drop_caches", "2");
 }
 
-/* Make @name below the parent cgroup with +memory for its children. */
-static int make_cgroup(char *cg, size_t size, const char *name)
-{
-	int ret;
-
-	snprintf(cg, size, "%s/%s", parent_cg, name);
-	if (mkdir(cg, 0755)) {
-		printf("# mkdir %s: %s\n", cg, strerror(errno));
-		return -1;
-	}
-	ret = lab_write_file(cg, "cgroup.subtree_control", "+memory");
-	if (ret)
-		printf("# %s/cgroup.subtree_control: %s\n", cg, strerror(-ret));
-	return ret;
-}
-
 /* Run @fn(@arg) in a child process inside @cg; 0 if it exited 0. */
 static int run_in(const char *cg, int (*fn)(const char *), const char *arg)
 {
@@ -189,25 +173,33 @@ cleanup:
 	return ret;
 }
 
-/* FILES_PER_JOB files of a page in @dir, looked up, then all deleted. */
-static int files_made_and_deleted(const char *dir)
+/* Make @dir with FILES_PER_JOB files of a page in it; 0 or -1. */
+static int write_files(const char *dir)
 {
 	char path[4096], buf[4096];
-	struct stat st;
 	int fd, i;
 
 	memset(buf, 'x', sizeof(buf));
 	if (mkdir(dir, 0755))
-		return 1;
+		return -1;
 	for (i = 0; i < FILES_PER_JOB; i++) {
 		snprintf(path, sizeof(path), "%s/f%d", dir, i);
 		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 		if (fd < 0 || write(fd, buf, sizeof(buf)) != sizeof(buf))
-			return 1;
+			return -1;
 		close(fd);
-		if (stat(path, &st))
-			return 1;
 	}
+	return 0;
+}
+
+/* FILES_PER_JOB files of a page in @dir, then all deleted. */
+static int files_made_and_deleted(const char *dir)
+{
+	char path[4096];
+	int i;
+
+	if (write_files(dir))
+		return 1;
 	for (i = 0; i < FILES_PER_JOB; i++) {
 		snprintf(path, sizeof(path), "%s/f%d", dir, i);
 		if (unlink(path))
@@ -232,7 +224,7 @@ static int test_conserves_charge(void)
 	char cg[4096], job[4200], dir[4096];
 	int ret = -1, i, waited;
 
-	if (make_cgroup(cg, sizeof(cg), "conserve"))
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "conserve"))
 		goto cleanup;
 	drop_caches();
 	cur0 = lab_read_long(cg, "memory.current");
@@ -276,20 +268,7 @@ cleanup:
 /* FILES_PER_JOB files of a page in @dir, left behind. */
 static int files_left_behind(const char *dir)
 {
-	char path[4096], buf[4096];
-	int fd, i;
-
-	memset(buf, 'x', sizeof(buf));
-	if (mkdir(dir, 0755))
-		return 1;
-	for (i = 0; i < FILES_PER_JOB; i++) {
-		snprintf(path, sizeof(path), "%s/f%d", dir, i);
-		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-		if (fd < 0 || write(fd, buf, sizeof(buf)) != sizeof(buf))
-			return 1;
-		close(fd);
-	}
-	return 0;
+	return write_files(dir) ? 1 : 0;
 }
 
 /*
@@ -303,7 +282,7 @@ static long dying_after_churn(const char *name)
 	long dying = -1;
 	int i;
 
-	if (make_cgroup(cg, sizeof(cg), name)) {
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, name)) {
 		printf("# cannot make %s\n", cg);
 		return -1;
 	}

@@ -118,22 +118,6 @@ static int run_jobs(const char *cg, const char *dir)
 	return 0;
 }
 
-/* Make @name below the parent cgroup with +memory for its children. */
-static int make_cgroup(char *cg, size_t size, const char *name)
-{
-	int ret;
-
-	snprintf(cg, size, "%s/%s", parent_cg, name);
-	if (mkdir(cg, 0755)) {
-		printf("# mkdir %s: %s\n", cg, strerror(errno));
-		return -1;
-	}
-	ret = lab_write_file(cg, "cgroup.subtree_control", "+memory");
-	if (ret)
-		printf("# %s/cgroup.subtree_control: %s\n", cg, strerror(-ret));
-	return ret;
-}
-
 /*
  * With reparenting on, removed cgroups whose jobs left page cache (their
  * own files and a file all jobs read) stop being dying within 10 s of the
@@ -146,7 +130,7 @@ static int test_reparent_frees_dying(void)
 	int ret = -1;
 	long ms;
 
-	if (make_cgroup(cg, sizeof(cg), "frees") < 0)
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "frees") < 0)
 		goto cleanup;
 	set_reparent("1");
 	snprintf(dir, sizeof(dir), "%s/frees", data_dir);
@@ -212,7 +196,7 @@ static int test_reparent_conserves_charge(void)
 	int ret = -1;
 	size_t i;
 
-	if (make_cgroup(cg, sizeof(cg), "conserves") < 0)
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "conserves") < 0)
 		goto cleanup;
 	err = set_reparent("0");
 	if (err && err != -ENOENT)
