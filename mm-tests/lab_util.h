@@ -65,18 +65,25 @@ static inline long lab_parse_count(const char *prog, const char *opt,
 	return v;
 }
 
+/* Open @dir/@file for reading; NULL if the path is too long or missing. */
+static inline FILE *lab_open_in(const char *dir, const char *file)
+{
+	char path[4096];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
+		return NULL;
+	return fopen(path, "r");
+}
+
 /* The value of @key in the "key value" file @dir/@file, or -1. */
 static inline long lab_read_key(const char *dir, const char *file,
 				const char *key)
 {
-	char path[4096], k[128];
+	FILE *f = lab_open_in(dir, file);
 	long ret = -1;
 	long long v;
-	FILE *f;
+	char k[128];
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
-		return -1;
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fscanf(f, "%127s %lld", k, &v) == 2)
@@ -89,13 +96,9 @@ static inline long lab_read_key(const char *dir, const char *file,
 /* The single number in @dir/@file, or -1. */
 static inline long lab_read_long(const char *dir, const char *file)
 {
-	char path[4096];
+	FILE *f = lab_open_in(dir, file);
 	long v = -1;
-	FILE *f;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
-		return -1;
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	if (fscanf(f, "%ld", &v) != 1)

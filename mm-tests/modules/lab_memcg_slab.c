@@ -83,6 +83,16 @@ static void free_obj(struct kmem_cache *s, void *obj)
 		kfree(obj);
 }
 
+/* Free the objects of @objs (NR_OBJS slots) that are still allocated. */
+static void free_objs(struct kmem_cache *s, void **objs)
+{
+	int i;
+
+	for (i = 0; i < NR_OBJS; i++)
+		if (objs[i])
+			free_obj(s, objs[i]);
+}
+
 /*
  * A slab page of a per-memcg child carries no per-object charge vector:
  * the whole page is charged. A shared accounted page carries one.
@@ -139,9 +149,7 @@ static int test_child_serves_memcg(struct mem_cgroup *a, struct kmem_cache *s)
 	}
 	ret = 0;
 cleanup:
-	for (i = 0; i < NR_OBJS; i++)
-		if (objs[i])
-			free_obj(s, objs[i]);
+	free_objs(s, objs);
 	return ret;
 }
 
@@ -176,12 +184,8 @@ static int test_memcgs_never_share_a_page(struct mem_cgroup *a,
 			}
 	ret = 0;
 cleanup:
-	for (i = 0; i < NR_OBJS; i++) {
-		if (oa[i])
-			free_obj(s, oa[i]);
-		if (ob[i])
-			free_obj(s, ob[i]);
-	}
+	free_objs(s, oa);
+	free_objs(s, ob);
 	return ret;
 }
 
@@ -217,9 +221,7 @@ static int test_free_paths(struct mem_cgroup *a, struct kmem_cache *s)
 	}
 	ret = 0;
 cleanup:
-	for (i = 0; i < NR_OBJS; i++)
-		if (objs[i])
-			free_obj(s, objs[i]);
+	free_objs(s, objs);
 	return ret;
 }
 
