@@ -23,7 +23,7 @@ help:
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
 	@echo "  make boot VARIANT=stock|series|debug [APPEND='memcg_slab=pin ...']"
 	@echo "                                interactive guest shell (Ctrl-a x quits)"
-	@echo "  make run [SCENARIO=default|slab|full|smoke] [QUICK=1]"
+	@echo "  make run [SCENARIO=default|slab|donate|full|smoke] [QUICK=1]"
 	@echo "                                build what is missing, boot, compare;"
 	@echo "                                results in results/<date>-<scenario>/"
 	@echo "  make check                    the test suite; ends with 'N passed, N failed, N skipped'"

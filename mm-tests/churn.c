@@ -11,8 +11,15 @@
  *
  * Prints "name value" lines: churn_jobs, churn_ops (files created, lookups
  * and unlinks), churn_seconds, churn_ops_per_s, churn_rmdir_retries.
+ *
+ * -o N numbers the jobs from N, so that a later batch does not reuse the
+ * names of an earlier one. -x is the cleaner: no jobs run, the caller
+ * unlinks U percent of the files jobs -o.. left (spread as above, files
+ * already gone are skipped) in its own cgroup, and prints clean_files and
+ * clean_seconds.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "lab_util.h"
@@ -20,7 +27,7 @@
 struct churn_args {
 	const char *parent;
 	const char *dir;
-	long jobs, parallel, files, bytes, missing, dirs, unlink_pct;
+	long jobs, parallel, files, bytes, missing, dirs, unlink_pct, first;
 };
 
 static void usage(void)
@@ -28,7 +35,9 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: churn -c PARENT_CGROUP -d DIR [-j jobs] [-p parallel]\n"
 		"             [-f files/job] [-b bytes/file] [-m missing lookups/job]\n"
-		"             [-D dirs/job] [-u percent unlinked]\n");
+		"             [-D dirs/job] [-u percent unlinked] [-o first job]\n"
+		"       churn -x -d DIR [-j jobs] [-f files/job] [-D dirs/job]\n"
+		"             [-u percent unlinked] [-o first job]\n");
 	exit(2);
 }
 
@@ -44,6 +53,61 @@ static int file_path(char *path, size_t size, const struct churn_args *a,
 	else
 		n = snprintf(path, size, "%s/job%ld/f%ld", a->dir, id, i);
 	return n < (int)size ? 0 : -1;
+}
+
+/*
+ * Unlink @pct percent of job @id's @files files, spread evenly over them,
+ * so that they empty slots all over the job's slab pages instead of whole
+ * pages at one end. With @gone_ok a file already unlinked is skipped.
+ * Returns the number unlinked, or -1.
+ */
+static long unlink_files(const struct churn_args *a, long id, long files,
+			 bool gone_ok)
+{
+	char path[4096];
+	long i, n = 0;
+
+	for (i = 0; i < files; i++) {
+		if ((i + 1) * a->unlink_pct / 100 == i * a->unlink_pct / 100)
+			continue;
+		if (file_path(path, sizeof(path), a, id, i))
+			return -1;
+		if (unlink(path)) {
+			if (gone_ok && errno == ENOENT)
+				continue;
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* The cleaner (-x): unlink what the jobs left, in the caller's cgroup. */
+static int clean(const struct churn_args *a)
+{
+	long id, n, total = 0;
+	double t0 = lab_now();
+	char path[4096];
+	struct stat st;
+
+	for (id = a->first; id < a->first + a->jobs; id++) {
+		/* A job that never ran is an error, not 0 files */
+		snprintf(path, sizeof(path), "%s/job%ld", a->dir, id);
+		if (stat(path, &st)) {
+			fprintf(stderr, "churn: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		n = unlink_files(a, id, a->files, true);
+		if (n < 0) {
+			fprintf(stderr, "churn: cleaning job%ld: %s\n", id,
+				strerror(errno));
+			return 1;
+		}
+		total += n;
+	}
+	printf("clean_files %ld\n", total);
+	printf("clean_seconds %.3f\n", lab_now() - t0);
+	return 0;
 }
 
 /* The body of one job, run in a child process inside its cgroup. */
@@ -85,18 +149,8 @@ static int run_job(const struct churn_args *a, long id)
 		if (!stat(path, &st))
 			return 1;
 	}
-	/*
-	 * Spread the unlinks evenly over the files, so that they empty slots
-	 * all over the job's slab pages instead of whole pages at one end.
-	 */
-	for (i = 0; i < created; i++) {
-		if ((i + 1) * a->unlink_pct / 100 == i * a->unlink_pct / 100)
-			continue;
-		if (file_path(path, sizeof(path), a, id, i) || unlink(path))
-			return 1;
-	}
 	free(buf);
-	return 0;
+	return unlink_files(a, id, created, false) < 0;
 }
 
 static pid_t start_job(const struct churn_args *a, long id)
@@ -152,9 +206,10 @@ int main(int argc, char **argv)
 	pid_t *pids;
 	double t0, secs;
 	int opt, status, failed = 0;
+	bool cleaner = false;
 	long i, ops;
 
-	while ((opt = getopt(argc, argv, "c:d:j:p:f:b:m:D:u:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:d:j:p:f:b:m:D:u:o:x")) != -1) {
 		switch (opt) {
 		case 'c': a.parent = optarg; break;
 		case 'd': a.dir = optarg; break;
@@ -165,15 +220,19 @@ int main(int argc, char **argv)
 		case 'm': a.missing = lab_parse_count("churn", "-m", optarg); break;
 		case 'D': a.dirs = lab_parse_count("churn", "-D", optarg); break;
 		case 'u': a.unlink_pct = lab_parse_count("churn", "-u", optarg); break;
+		case 'o': a.first = lab_parse_count("churn", "-o", optarg); break;
+		case 'x': cleaner = true; break;
 		default: usage();
 		}
 	}
-	if (!a.parent || !a.dir || optind != argc)
+	if (!a.dir || optind != argc || (!a.parent && !cleaner))
 		usage();
 	if (a.parallel < 1 || a.unlink_pct > 100 || a.bytes > (1L << 30)) {
 		fprintf(stderr, "churn: need -p >= 1, -u <= 100, -b <= 1 GiB\n");
 		return 2;
 	}
+	if (cleaner)
+		return clean(&a);
 
 	pids = calloc(a.parallel, sizeof(*pids));
 	ids = calloc(a.parallel, sizeof(*ids));
@@ -184,10 +243,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < a.parallel && started < a.jobs; i++) {
 			if (pids[i])
 				continue;
-			pids[i] = start_job(&a, started);
+			pids[i] = start_job(&a, a.first + started);
 			if (pids[i] < 0)
 				return 1;
-			ids[i] = started++;
+			ids[i] = a.first + started++;
 		}
 		pid_t pid = wait(&status);
 

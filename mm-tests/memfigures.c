@@ -9,8 +9,10 @@
  *   slabfam_F_*         the dentry and inode families (root caches and
  *                       their per-memcg children): slab pages, utilisation
  *                       in percent, number of children
- *   memcg_slab_*        live and dying child caches and their slab pages
- *   vm_*                reclaim counters from /proc/vmstat
+ *   memcg_slab_*        live and dying child caches, their slab pages and
+ *                       the pooled slabs of memcg_slab=donate
+ *   vm_*                reclaim, reparenting and donation counters from
+ *                       /proc/vmstat
  *   nr_dying_descendants, cg_memory_current, cg_*   of cgroup -c
  *   io_rios             block reads issued by cgroup -i (io.stat)
  *
@@ -33,6 +35,8 @@ static const char * const vmstat_keys[] = {
 	/* per-memcg slab caches (series 0007); absent on stock */
 	"memcg_slab_child_created", "memcg_slab_child_offlined",
 	"memcg_slab_child_freed",
+	/* lazy donation (series 0008); absent before it */
+	"memcg_slab_donated", "memcg_slab_adopted", "memcg_slab_pool_freed",
 };
 static const char * const memstat_keys[] = {
 	"anon", "file", "kernel", "active_file", "inactive_file", "slab",
@@ -193,6 +197,7 @@ static int print_memcg_slab(void)
 {
 	static const char * const keys[] = {
 		"live_children", "live_pages", "dying_children", "dying_pages",
+		"pool_slabs",
 	};
 	const char *path = "/sys/kernel/debug/memcg_slab";
 

@@ -7,6 +7,11 @@
 #          all: dying_zero_ms from the end of the churn until
 #          nr_dying_descendants is 0 (-1: not within DYING_WAIT_SECS)
 #   r0     figures after the churn and the wait, before any pressure
+#   c0     (CLEAN_PCT > 0) after a cleaner in the sibling "cleaner" cgroup
+#          deleted CLEAN_PCT percent of the files the removed jobs left:
+#          their slab pages become partial (memcg_slab=donate pools them)
+#   n0     (CHURN2_JOBS > 0, after c0) after CHURN2_JOBS new jobs ran,
+#          which need slab pages again (donate: they adopt pooled ones)
 #   rN     after pressure round N: a streaming read of a sparse file from
 #          the sibling "pressure" cgroup, while "hot" keeps touching its set
 #          and fs_mark creates small files in "fsmark"
@@ -23,6 +28,7 @@ set -o pipefail
 : "${CHURN_UNLINK_PCT:=0}" "${HOT_FILES:=2000}" "${PRESSURE_MIB:=2048}"
 : "${PRESSURE_ROUNDS:=3}" "${FSMARK_FILES:=1000}" "${SETTLE_SECS:=2}"
 : "${HOT_INTERVAL_MS:=2000}" "${DYING_WAIT_SECS:=15}"
+: "${CLEAN_PCT:=0}" "${CHURN2_JOBS:=0}"
 : "${BENCH:=0}" "${BENCH_OBJS:=1000}" "${BENCH_BATCHES:=100}" "${BENCH_REPS:=9}"
 
 out=/results/figures.txt
@@ -30,7 +36,7 @@ lab=/sys/fs/cgroup/lab
 scratch=/mnt/scratch
 mkdir "$lab"
 echo "+memory +io" >"$lab/cgroup.subtree_control"
-for cg in jobs pressure hot fsmark; do
+for cg in jobs pressure hot fsmark cleaner; do
 	mkdir "$lab/$cg"
 done
 echo "+memory" >"$lab/jobs/cgroup.subtree_control"
@@ -71,6 +77,27 @@ dyingwait -c "$lab/jobs" -t "$DYING_WAIT_SECS" | sed 's/^/wait./' >>"$out"
 sync
 sleep "$SETTLE_SECS"
 sample r0
+
+if [ "$CLEAN_PCT" -gt 0 ]; then
+	echo "churn-job: a cleaner deletes $CLEAN_PCT% of the files the jobs left"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec churn -x -d "$2" -j "$3" -f "$4" -D "$5" -u "$6"' \
+		clean "$lab/cleaner" "$scratch" "$CHURN_JOBS" "$CHURN_FILES" "$CHURN_DIRS" \
+		"$CLEAN_PCT" | sed 's/^/clean./' >>"$out"
+	sync
+	sleep "$SETTLE_SECS"
+	sample c0
+fi
+if [ "$CHURN2_JOBS" -gt 0 ]; then
+	echo "churn-job: $CHURN2_JOBS more jobs"
+	churn -c "$lab/jobs" -d "$scratch" -j "$CHURN2_JOBS" -o "$CHURN_JOBS" \
+		-p "$CHURN_PARALLEL" -f "$CHURN_FILES" -b "$CHURN_BYTES" \
+		-m "$CHURN_MISSING" -D "$CHURN_DIRS" -u "$CHURN_UNLINK_PCT" |
+		sed 's/^/churn2./' >>"$out"
+	dyingwait -c "$lab/jobs" -t "$DYING_WAIT_SECS" | sed 's/^/wait2./' >>"$out"
+	sync
+	sleep "$SETTLE_SECS"
+	sample n0
+fi
 
 hotset -c "$lab/hot" -d "$scratch/hot" -n "$HOT_FILES" -i "$HOT_INTERVAL_MS" \
 	touch >/tmp/hot.txt &
