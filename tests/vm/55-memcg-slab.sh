@@ -5,7 +5,9 @@
 # so that a test which must fail under one policy (a control) shows it
 # can: the module's child tests fail under shared, test_pin_keeps_dying
 # passes only under pin, test_reparent_frees_dying fails only under pin.
-# pin and reparent also run on the debug kernel (lockdep, DEBUG_VM).
+# pin and reparent also run on the debug kernel (lockdep, DEBUG_VM,
+# KASAN); donate (series 0008) must keep every promise reparent makes, and
+# every other policy must never donate (its donation counters stay 0).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -21,7 +23,7 @@ expect() {
 	esac
 }
 
-for run in series:shared series:pin series:reparent debug:pin debug:reparent; do
+for run in series:shared series:pin series:reparent series:donate debug:pin debug:reparent; do
 	kernel=${run%%:*} policy=${run#*:}
 	out=$LAB_CHECK_OUT/memcg-slab-$kernel-$policy
 	tag="memcg_slab=$policy ($kernel)"
@@ -61,6 +63,15 @@ for run in series:shared series:pin series:reparent debug:pin debug:reparent; do
 			t_fail "$tag: $name" "${res}ed, the policy promises $want"
 		fi
 	done
+	if [[ "$policy" != donate ]]; then
+		moved=$(grep -aE '^# memcg-slab: memcg_slab_(donated|adopted|pool_freed) ' "$out/console.txt" |
+			awk '{ s += $NF; n++ } END { print n + 0, s + 0 }')
+		if [[ "$moved" == "3 0" ]]; then
+			t_pass "$tag: nothing donated, adopted or freed from a pool"
+		else
+			t_fail "$tag: nothing donated, adopted or freed from a pool" "counters, sum: $moved"
+		fi
+	fi
 	line=$(grep -a '^# memcg-slab: live children' "$out/console.txt" || true)
 	read -r before after < <(sed -E 's/.* ([0-9]+) before rmmod, ([0-9]+) after/\1 \2/' <<<"$line")
 	want=$((before - 2))

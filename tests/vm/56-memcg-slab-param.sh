@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The memcg_slab= boot parameter (series 0007) rejects what it does not
-# know: each bad value (unknown, empty, wrong case, a list, "donate" until
-# lazy donation lands, 300 characters) is reported on the console and the
-# policy stays what it was: shared when nothing valid came before, pin
-# when "memcg_slab=pin" came first.
+# The memcg_slab= boot parameter (series 0007, donate from 0008) rejects
+# what it does not know: each bad value (unknown, empty, wrong case, a
+# list, a near miss, 300 characters) is reported on the console and the
+# policy stays what it was: shared when nothing valid came before, pin or
+# donate when "memcg_slab=pin" or "memcg_slab=donate" came first.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -25,12 +25,12 @@ echo "memcg-slab-param: policy $policy, children created $(awk '$1 == "memcg_sla
 JOB
 
 long=$(printf 'x%.0s' $(seq 1 300))
-bad=(bogus "" PIN pin,reparent donate "$long")
+bad=(bogus "" PIN pin,reparent donated "$long")
 args=""
 for b in "${bad[@]}"; do
 	args+=" memcg_slab=$b"
 done
-for run in "shared:$args" "pin:memcg_slab=pin$args"; do
+for run in "shared:$args" "pin:memcg_slab=pin$args" "donate:memcg_slab=donate$args"; do
 	want=${run%%:*} cmdline=${run#*:}
 	out=$LAB_CHECK_OUT/memcg-slab-param-$want
 	if ! qemu/run-vm.sh -k "$LAB_BUILD/series/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
@@ -40,7 +40,7 @@ for run in "shared:$args" "pin:memcg_slab=pin$args"; do
 	fi
 	tr -d '\r' <"$out/console.log" >"$out/console.txt"
 	for b in "${bad[@]}"; do
-		if grep -aqF "memcg_slab: unknown value \"$b\" (shared, pin or reparent), keeping $want" \
+		if grep -aqF "memcg_slab: unknown value \"$b\" (shared, pin, reparent or donate), keeping $want" \
 			"$out/console.txt"; then
 			t_pass "memcg_slab=${b:0:20}$( ((${#b} > 20)) && echo ...) is reported, $want kept"
 		else
@@ -49,7 +49,7 @@ for run in "shared:$args" "pin:memcg_slab=pin$args"; do
 	done
 	line=$(grep -a '^memcg-slab-param:' "$out/console.txt" || true)
 	if [[ "$want" == shared && "$line" == "memcg-slab-param: policy shared, children created 0" ]] ||
-		[[ "$want" == pin && "$line" =~ ^memcg-slab-param:\ policy\ pin,\ children\ created\ [1-9] ]]; then
+		[[ "$want" != shared && "$line" =~ ^memcg-slab-param:\ policy\ $want,\ children\ created\ [1-9] ]]; then
 		t_pass "memcg_slab=: after the bad values the kernel runs $want ($line)"
 	else
 		t_fail "memcg_slab=: after the bad values the kernel runs $want" "${line:-no figure}"

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Lazy donation (memcg_slab=donate, series 0008), driven through
+# lab_memcg_donate.ko: a memcg "old" leaves half-empty slab pages behind and
+# is removed; a live memcg "new" must take them (the module's TAP tests),
+# with the charge following each page. Then RACE_ITERS rounds in which a
+# filled memcg is removed while its objects are freed on every CPU and
+# "new" allocates. Lines starting with "# memcg-donate:" carry the figures;
+# tests/vm/58-memcg-donate.sh judges them against the policy.
+set -u
+: "${RACE_ITERS:=10}"
+lab=/sys/fs/cgroup/lab
+param=/sys/module/lab_memcg_donate/parameters
+mkdir "$lab" && echo +memory >"$lab/cgroup.subtree_control" || exit 1
+
+vmstat() {
+	awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' /proc/vmstat
+}
+
+pooled() {
+	awk '$1 == "lab_memcg_donate" { n = $3 } END { print n + 0 }' \
+		/sys/kernel/debug/memcg_slab_pool 2>/dev/null || echo 0
+}
+
+slab_of() {
+	awk '$1 == "slab" { print $2 }' "$1/memory.stat"
+}
+
+# dying memcgs below /lab after up to $1 tenths of a second
+dying_after() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		d=$(awk '$1 == "nr_dying_descendants" { print $2 }' "$lab/cgroup.stat")
+		[ "$d" = 0 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$d"
+}
+
+insmod /lab/modules/lab_memcg_donate.ko parent=/lab || exit 1
+mkdir "$lab/old" "$lab/new" || exit 1
+cur0=$(cat "$lab/memory.current") slab0=$(slab_of "$lab")
+d0=$(vmstat memcg_slab_donated) a0=$(vmstat memcg_slab_adopted)
+f0=$(vmstat memcg_slab_pool_freed)
+echo /lab/old >"$param/fill" || exit 1
+echo "# memcg-donate: filled: parent memory.current $(cat "$lab/memory.current"), old slab $(slab_of "$lab/old")"
+rmdir "$lab/old"
+# The removed memcg's slabs reach the pool once its children are dying
+i=0
+# (the pool's debugfs file exists only under donate)
+while [ -r /sys/kernel/debug/memcg_slab_pool ] && [ "$i" -lt 100 ] &&
+	[ "$(pooled)" = 0 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+echo "# memcg-donate: pooled $(pooled) slabs after the removal ($((i * 100)) ms)"
+echo "# memcg-donate: before adoption: parent slab $(slab_of "$lab"), new slab $(slab_of "$lab/new")"
+echo /lab/new >"$param/adopt" || exit 1
+dmesg | grep -a 'lab_memcg_donate: .*ok [0-9]' | sed 's/^.*lab_memcg_donate: /module: /'
+dmesg | grep -a 'lab_memcg_donate: # ' | sed 's/^.*lab_memcg_donate: # /# memcg-donate: /'
+echo "# memcg-donate: counters donated $(($(vmstat memcg_slab_donated) - d0)) adopted $(($(vmstat memcg_slab_adopted) - a0)) pool_freed $(($(vmstat memcg_slab_pool_freed) - f0))"
+echo "# memcg-donate: pooled $(pooled) slabs after the adoption"
+
+# Charge conservation: all objects are freed; once "new" is gone too the
+# parent is back where it started.
+rmdir "$lab/new"
+echo "# memcg-donate: dying after the tests $(dying_after 100)"
+echo "# memcg-donate: conservation memory.current $cur0 -> $(cat "$lab/memory.current") slab $slab0 -> $(slab_of "$lab")"
+
+# The race: removal, donation and adoption while the old objects are
+# freed from every CPU.
+mkdir "$lab/new" || exit 1
+a1=$(vmstat memcg_slab_adopted)
+n=1
+while [ "$n" -le "$RACE_ITERS" ]; do
+	mkdir "$lab/r$n" || exit 1
+	echo "/lab/r$n" >"$param/fill" || exit 1
+	echo /lab/new >"$param/race" &
+	race=$!
+	rmdir "$lab/r$n"
+	wait "$race" || exit 1
+	n=$((n + 1))
+done
+rmdir "$lab/new"
+echo "# memcg-donate: race $RACE_ITERS rounds, adopted $(($(vmstat memcg_slab_adopted) - a1))"
+echo "# memcg-donate: dying after the race $(dying_after 150)"
+rmmod lab_memcg_donate || exit 1
+sed 's/^/# memcg-donate: debugfs /' /sys/kernel/debug/memcg_slab 2>/dev/null
+exit 0

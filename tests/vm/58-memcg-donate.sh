@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Lazy donation (memcg_slab=donate, series 0008): qemu/jobs/memcg-donate.sh
+# with lab_memcg_donate.ko, slub_debug=FZPU. Under donate on the series
+# kernel: a live memcg takes the removed memcg's half-empty pages, the old
+# objects keep their owner on the list_lrus, every object frees, the pool
+# drains, the charge is conserved, no memcg stays dying. Under reparent
+# (the control) nothing is donated: the adoption test must fail and the
+# counters stay 0. On the debug kernel (KASAN, lockdep, DEBUG_VM) the race
+# rounds free a removed memcg's objects on both CPUs while its slabs are
+# donated and adopted; the runner fails the run on any report.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$LAB_ROOT"
+
+# The kselftests' allowance for per-CPU charge batches: 64 pages per CPU
+allow=$((4096 * 64 * 2))
+
+job=$(mktemp)
+trap 'rm -f "$job"' EXIT
+
+# figure TEXT-BEFORE-NUMBER: the number after it on a "# memcg-donate:" line
+figure() {
+	sed -nE "s/^# memcg-donate: .*$1 (-?[0-9]+).*/\\1/p" "$out/console.txt" | head -n 1
+}
+
+within() {
+	local d=$(($2 - $1))
+	((d < 0)) && d=$((-d))
+	((d <= allow))
+}
+
+for run in ${LAB_DONATE_RUNS:-series:donate:10 series:reparent:2 debug:donate:40}; do
+	IFS=: read -r kernel policy iters <<<"$run"
+	out=$LAB_CHECK_OUT/memcg-donate-$kernel-$policy
+	tag="memcg_slab=$policy ($kernel)"
+	{
+		echo '#!/bin/sh'
+		echo "RACE_ITERS=$iters"
+		tail -n +2 qemu/jobs/memcg-donate.sh
+	} >"$job"
+	set +e
+	qemu/run-vm.sh -k "$LAB_BUILD/$kernel/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
+		-j "$job" -M "$LAB_BUILD/$kernel/modules/lab_memcg_donate.ko" \
+		-o "$out" -t 900 -m 1024 -s 64 -a "memcg_slab=$policy slub_debug=FZPU" \
+		>/dev/null 2>&1
+	rc=$?
+	set -e
+	if ((rc != 0)); then
+		t_fail "$tag: guest run ($iters race rounds)" "$(cat "$out/verdict" 2>/dev/null || echo "no verdict")"
+		continue
+	fi
+	t_pass "$tag: $iters race rounds, no kernel report"
+	tr -d '\r' <"$out/console.log" >"$out/console.txt"
+	grep -a '^# memcg-donate' "$out/console.txt" | sed 's/^/    /' || true
+
+	for name in test_adoption_reuses_pages test_old_objects_keep_owner test_frees_after_adoption; do
+		want=pass
+		[[ "$policy" != donate && "$name" == test_adoption_reuses_pages ]] && want=fail
+		if grep -aqE "^module: ok [0-9]+ $name\$" "$out/console.txt"; then
+			res=pass
+		elif grep -aqE "^module: not ok [0-9]+ $name\$" "$out/console.txt"; then
+			res=fail
+		else
+			t_fail "$tag: $name" "no result"
+			continue
+		fi
+		if [[ "$res" == "$want" ]]; then
+			if [[ "$res" == pass ]]; then
+				t_pass "$tag: $name passes"
+			else
+				t_pass "$tag: $name fails (control)"
+			fi
+		else
+			t_fail "$tag: $name" "${res}ed, the policy promises $want"
+		fi
+	done
+
+	donated=$(figure donated) adopted=$(figure adopted) pfreed=$(figure pool_freed)
+	before=$(figure "pooled") after=$(sed -nE 's/^# memcg-donate: pooled ([0-9]+) slabs after the adoption.*/\1/p' "$out/console.txt")
+	counts="donated ${donated:-?}, adopted ${adopted:-?}, pool_freed ${pfreed:-?}; pooled ${before:-?} -> ${after:-?}"
+	if [[ "$policy" == donate ]]; then
+		if ((${donated:-0} > 0 && ${adopted:-0} > 0 && ${before:-0} > 0)) &&
+			[[ -n "$after" ]] && ((after < before)); then
+			t_pass "$tag: slabs donated and adopted, the pool shrinks ($counts)"
+		else
+			t_fail "$tag: slabs donated and adopted, the pool shrinks" "$counts"
+		fi
+	elif [[ "$donated$adopted$pfreed$before" == 0000 ]]; then
+		t_pass "$tag: nothing donated, counters stay 0"
+	else
+		t_fail "$tag: nothing donated, counters stay 0" "$counts"
+	fi
+
+	raced=$(sed -nE 's/^# memcg-donate: race [0-9]+ rounds, adopted ([0-9]+)$/\1/p' "$out/console.txt")
+	if [[ "$policy" == donate ]]; then
+		if ((${raced:-0} > 0)); then
+			t_pass "$tag: the race rounds adopt while the old objects are freed ($raced slabs)"
+		else
+			t_fail "$tag: the race rounds adopt while the old objects are freed" "adopted ${raced:-?}"
+		fi
+	fi
+
+	for when in "after the tests" "after the race"; do
+		d=$(figure "dying $when")
+		if [[ "$d" == 0 ]]; then
+			t_pass "$tag: no memcg dying $when"
+		else
+			t_fail "$tag: no memcg dying $when" "${d:-no figure}"
+		fi
+	done
+
+	# KASAN's quarantine holds freed objects, and their pages, for a while
+	[[ "$kernel" == debug ]] && continue
+	line=$(grep -a '^# memcg-donate: conservation' "$out/console.txt" || true)
+	read -r c0 c1 s0 s1 < <(sed -E 's/.*memory.current ([0-9]+) -> ([0-9]+) slab ([0-9]+) -> ([0-9]+)/\1 \2 \3 \4/' <<<"$line") || true
+	if [[ -n "$line" ]] && within "$c0" "$c1" && within "$s0" "$s1"; then
+		t_pass "$tag: charge conserved at the parent ($c0 -> $c1, slab $s0 -> $s1)"
+	else
+		t_fail "$tag: charge conserved at the parent" "${line:-no figure} (allowed $allow)"
+	fi
+done
