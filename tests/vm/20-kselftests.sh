@@ -2,8 +2,9 @@
 # The cgroup kselftests (test_core, test_kmem, test_memcontrol) in the guest,
 # on stock, on series, on series with page reparenting switched on at boot
 # (series-rp), and on series under each per-memcg slab policy
-# (series-pin: memcg_slab=pin, series-slabrp: memcg_slab=reparent). A test that fails on stock is a known failure of the
-# base (tests/known-base-failures, by name and reason); a test that passes
+# (series-pin: memcg_slab=pin, series-slabrp: memcg_slab=reparent,
+# series-donate: memcg_slab=donate). A test that fails on stock is a
+# known failure of the base (tests/known-base-failures, by name and reason); a test that passes
 # on stock must pass on series and series-rp. A test listed in
 # tests/known-flaky (it fails now and then on stock too) that fails is run
 # again, alone, up to twice on the same kernel; it counts as passed if a
@@ -21,6 +22,7 @@ variant_args() {
 	series-rp) echo sysctl.vm.memcg_reparent_pages=1 ;;
 	series-pin) echo memcg_slab=pin ;;
 	series-slabrp) echo memcg_slab=reparent ;;
+	series-donate) echo memcg_slab=donate ;;
 	*) die "unknown kselftest variant $1" ;;
 	esac
 }
@@ -51,7 +53,7 @@ rerun() {
 }
 
 declare -A stock_result
-for v in stock series series-rp series-pin series-slabrp; do
+for v in stock series series-rp series-pin series-slabrp series-donate; do
 	out=$LAB_CHECK_OUT/kselftests-$v
 	kernel=${v%%-*}
 	args=(-a "$(variant_args "$v")")
