@@ -16,7 +16,11 @@ for f in "$LAB_ROOT"/mm-tests/modules/*.[ch] "$LAB_ROOT"/mm-tests/modules/Kbuild
 done
 export CCACHE_BASEDIR=$LAB_BUILD CCACHE_NOHASHDIR=1
 log=$dir/build.log
-if ! make -C "$tree" M="$dir" CC="ccache gcc" C=1 modules >"$log" 2>&1; then
+# Modules that need the series' slab internals (see mm-tests/modules/Kbuild)
+series_mods=
+grep -qx 'CONFIG_MEMCG_SLAB_CHILDREN=y' "$tree/.config" && series_mods=m
+if ! make -C "$tree" M="$dir" CC="ccache gcc" C=1 LAB_SERIES_MODS="$series_mods" \
+	modules >"$log" 2>&1; then
 	cat "$log" >&2
 	die "building the guest modules against $1 failed"
 fi

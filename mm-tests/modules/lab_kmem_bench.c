@@ -138,7 +138,8 @@ static int bench(const char *ctx, const char *name, void **ptrs,
 		 bool use_cache, bool cross)
 {
 	struct remote_free rf = { .ptrs = ptrs, .use_cache = use_cache };
-	u64 t[MAX_REPS];
+	/* Off the stack (KASAN's redzones): the benchmarks run one at a time */
+	static u64 t[MAX_REPS];
 	int cpu, ret = 0;
 	uint r;
 

@@ -161,9 +161,12 @@ static int test_memcgs_never_share_a_page(struct mem_cgroup *a,
 					  struct mem_cgroup *b,
 					  struct kmem_cache *s)
 {
-	void *oa[NR_OBJS] = { }, *ob[NR_OBJS] = { };
+	void **oa = kcalloc(NR_OBJS, sizeof(*oa), GFP_KERNEL);
+	void **ob = kcalloc(NR_OBJS, sizeof(*ob), GFP_KERNEL);
 	int ret = -1, i, j;
 
+	if (!oa || !ob)
+		goto cleanup;
 	oa[0] = alloc_from_child(a, s);
 	ob[0] = alloc_from_child(b, s);
 	if (!oa[0] || !ob[0])
@@ -184,8 +187,12 @@ static int test_memcgs_never_share_a_page(struct mem_cgroup *a,
 			}
 	ret = 0;
 cleanup:
-	free_objs(s, oa);
-	free_objs(s, ob);
+	if (oa)
+		free_objs(s, oa);
+	if (ob)
+		free_objs(s, ob);
+	kfree(oa);
+	kfree(ob);
 	return ret;
 }
 
