@@ -79,6 +79,27 @@ static long child_objects(const char *root, const char *cg)
 	return objs;
 }
 
+/*
+ * The size one object of cache @name takes in its slab (slabinfo's
+ * objsize), debugging metadata such as slub_debug's or KASAN's included;
+ * -1 if the cache is not listed.
+ */
+static long slab_objsize(const char *name)
+{
+	char line[512], cache[128];
+	long active, total, size = -1, objsize;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %ld %ld %ld", cache, &active, &total,
+			   &objsize) == 4 && !strcmp(cache, name))
+			size = objsize;
+	fclose(f);
+	return size;
+}
+
 /* Write back, then free unused dentries and inodes, without a message. */
 static int drop_caches(void)
 {
@@ -132,18 +153,23 @@ static int make_negative_dentries(const char *dir)
  * Dentries a memcg creates beyond its memory.high are reclaimed
  * (test_kmem_basic's pattern): with memory.high at 1M, NEG_DENTRIES
  * negative dentries (about 4 MB) leave the memcg's slab figure below half
- * of what they would take. Under pin and reparent they are allocated from
+ * of what they would take at the dentry cache's object size (debugging
+ * metadata included). Under pin and reparent they are allocated from
  * the memcg's dentry child: this fails if the child's objects were put on
  * another memcg's (or the root's) LRU, where the memcg's reclaim does not
  * look.
  */
 static int test_high_reclaims_dentries(void)
 {
-	long slab, objs = -1, bound = NEG_DENTRIES * 192L / 2;
+	long slab, objs = -1, bound = NEG_DENTRIES * slab_objsize("dentry") / 2;
 	char cg[4096], dir[4096];
 	int ret = -1, err;
 
 	snprintf(cg, sizeof(cg), "%s/high", parent_cg);
+	if (bound < 0) {
+		printf("# no dentry cache in /proc/slabinfo\n");
+		goto cleanup;
+	}
 	if (mkdir(cg, 0755)) {
 		printf("# mkdir %s: %s\n", cg, strerror(errno));
 		goto cleanup;
