@@ -17,6 +17,19 @@ t_pass() { t_result pass "$1"; }
 t_fail() { t_result fail "$1" "${2:-}"; }
 t_skip() { t_result skip "$1" "${2:-}"; }
 
+# t_promise NAME RESULT PROMISE: a test RESULT (pass|fail) held against
+# what the kernel's setting PROMISES for it; a promised failure is a
+# control that shows the test can fail.
+t_promise() {
+	if [[ "$2" != "$3" ]]; then
+		t_fail "$1" "${2}ed, the policy promises $3"
+	elif [[ "$2" == pass ]]; then
+		t_pass "$1 passes"
+	else
+		t_pass "$1 fails (control)"
+	fi
+}
+
 # t_expect_error NAME PATTERN CMD...: CMD must fail and say PATTERN on stderr.
 t_expect_error() {
 	local name=$1 pattern=$2 err rc

@@ -30,6 +30,8 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
+#include "lab_test_module.h"
+
 /* virt_to_cache() and the per-memcg child fields: which cache holds what */
 #include "slab.h"
 
@@ -57,7 +59,6 @@ static struct lab_obj *old_objs[FILL_OBJS];
 static void *old_kmalloc[FILL_OBJS];
 static struct page *old_pages[FILL_OBJS];
 static int nr_old_pages;
-static int test_nr;
 
 /* Objects leave the list_lru with list_del_init(): set up once per slot */
 static void lab_obj_ctor(void *p)
@@ -66,25 +67,6 @@ static void lab_obj_ctor(void *p)
 
 	memset(obj, 0, sizeof(*obj));
 	INIT_LIST_HEAD(&obj->lru);
-}
-
-static void report(int ret, const char *name)
-{
-	pr_info("%sok %d %s\n", ret ? "not " : "", ++test_nr, name);
-}
-
-/* The memcg of the cgroup at @path, with a css reference; or NULL. */
-static struct mem_cgroup *memcg_from_path(const char *path)
-{
-	struct cgroup_subsys_state *css;
-	struct cgroup *cgrp;
-
-	cgrp = cgroup_get_from_path(path);
-	if (IS_ERR(cgrp))
-		return NULL;
-	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
-	cgroup_put(cgrp);
-	return css ? mem_cgroup_from_css(css) : NULL;
 }
 
 /* A cgroup path from a parameter write, without its newline */

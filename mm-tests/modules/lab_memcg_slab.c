@@ -22,6 +22,8 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
+#include "lab_test_module.h"
+
 #define NR_OBJS		64
 #define OBJ_SIZE	96
 #define CHILD_WAIT_MS	2000
@@ -34,31 +36,11 @@ module_param(cg_b, charp, 0444);
 MODULE_PARM_DESC(cg_b, "second memory cgroup, e.g. /lab/b");
 
 static struct kmem_cache *lab_cache;
-static int test_nr;
 
 /* A constructor keeps the cache from being merged with another one. */
 static void lab_obj_ctor(void *obj)
 {
 	memset(obj, 0, OBJ_SIZE);
-}
-
-static void report(int ret, const char *name)
-{
-	pr_info("%sok %d %s\n", ret ? "not " : "", ++test_nr, name);
-}
-
-/* The memcg of the cgroup at @path, with a css reference; or NULL. */
-static struct mem_cgroup *memcg_from_path(const char *path)
-{
-	struct cgroup_subsys_state *css;
-	struct cgroup *cgrp;
-
-	cgrp = cgroup_get_from_path(path);
-	if (IS_ERR(cgrp))
-		return NULL;
-	css = cgroup_get_e_css(cgrp, &memory_cgrp_subsys);
-	cgroup_put(cgrp);
-	return css ? mem_cgroup_from_css(css) : NULL;
 }
 
 /* Allocate from @s (kmalloc when NULL) as if running in @memcg. */

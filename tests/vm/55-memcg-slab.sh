@@ -52,16 +52,7 @@ for run in series:shared series:pin series:reparent series:donate debug:pin debu
 		else
 			res=fail
 		fi
-		want=$(expect "$policy" "$name")
-		if [[ "$res" == "$want" ]]; then
-			if [[ "$want" == pass ]]; then
-				t_pass "$tag: $name passes"
-			else
-				t_pass "$tag: $name fails (control)"
-			fi
-		else
-			t_fail "$tag: $name" "${res}ed, the policy promises $want"
-		fi
+		t_promise "$tag: $name" "$res" "$(expect "$policy" "$name")"
 	done
 	if [[ "$policy" != donate ]]; then
 		moved=$(grep -aE '^# memcg-slab: memcg_slab_(donated|adopted|pool_freed) ' "$out/console.txt" |

@@ -64,15 +64,7 @@ for run in ${LAB_DONATE_RUNS:-series:donate:10 series:reparent:2 debug:donate:40
 			t_fail "$tag: $name" "no result"
 			continue
 		fi
-		if [[ "$res" == "$want" ]]; then
-			if [[ "$res" == pass ]]; then
-				t_pass "$tag: $name passes"
-			else
-				t_pass "$tag: $name fails (control)"
-			fi
-		else
-			t_fail "$tag: $name" "${res}ed, the policy promises $want"
-		fi
+		t_promise "$tag: $name" "$res" "$want"
 	done
 
 	donated=$(figure donated) adopted=$(figure adopted) pfreed=$(figure pool_freed)
