@@ -8,6 +8,8 @@
 # counters stay 0. On the debug kernel (KASAN, lockdep, DEBUG_VM) the race
 # rounds free a removed memcg's objects on both CPUs while its slabs are
 # donated and adopted; the runner fails the run on any report.
+# LAB_DONATE_RUNS="kernel:policy:rounds ..." runs other combinations, e.g.
+# a long race: LAB_DONATE_RUNS=debug:donate:500.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -31,6 +33,8 @@ within() {
 
 for run in ${LAB_DONATE_RUNS:-series:donate:10 series:reparent:2 debug:donate:40}; do
 	IFS=: read -r kernel policy iters <<<"$run"
+	check_variant "$kernel"
+	check_uint rounds "$iters"
 	out=$LAB_CHECK_OUT/memcg-donate-$kernel-$policy
 	tag="memcg_slab=$policy ($kernel)"
 	{
