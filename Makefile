@@ -8,11 +8,16 @@ SCENARIO ?= default
 QUICK ?= 0
 ACCEL ?= tcg
 export ACCEL
+POLICIES ?= shared pin reparent donate
+STRESS_SECONDS ?= 600
+STRESS_SIZE ?= 1
+# make stress runs the debug kernel unless VARIANT is given
+STRESS_VARIANT := $(if $(filter-out file default,$(origin VARIANT)),$(VARIANT),debug)
 
 B := build
 INITRAMFS := $(B)/initramfs.cpio
 
-.PHONY: help deps kernel kernels modules mm-tests kselftests initramfs boot run check lint bisect clean
+.PHONY: help deps kernel kernels modules mm-tests kselftests initramfs boot run stress check lint bisect clean
 
 help:
 	@echo "dying-memcg lab targets:"
@@ -26,6 +31,11 @@ help:
 	@echo "  make run [SCENARIO=default|slab|donate|full|smoke] [QUICK=1]"
 	@echo "                                build what is missing, boot, compare;"
 	@echo "                                results in results/<date>-<scenario>/"
+	@echo "  make stress [VARIANT=debug] [POLICIES='shared pin reparent donate']"
+	@echo "              [STRESS_SECONDS=600] [STRESS_SIZE=1]"
+	@echo "                                per policy, one guest of churn, OOM kills, removal"
+	@echo "                                races and injected faults; then splats, kmemleak,"
+	@echo "                                dying memcgs and the parent's charge are checked"
 	@echo "  make check                    the test suite; ends with 'N passed, N failed, N skipped'"
 	@echo "  make lint                     checkpatch --strict and sparse for every patch"
 	@echo "  make bisect                   build every prefix of the series"
@@ -59,6 +69,9 @@ boot: kernel initramfs
 
 run: deps
 	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)"
+
+stress: deps
+	@scripts/stress.sh "$(STRESS_VARIANT)" "$(POLICIES)" "$(STRESS_SECONDS)" "$(STRESS_SIZE)"
 
 check: deps
 	@scripts/check.sh

@@ -26,6 +26,30 @@ t_expect_error "args: run-vm.sh without a kernel" "kernel image missing" \
 	qemu/run-vm.sh -i /dev/null
 t_expect_error "args: ACCEL=bogus" "unknown ACCEL 'bogus'" \
 	env ACCEL=bogus qemu/run-vm.sh -k Makefile -i Makefile
+t_expect_error "args: make stress STRESS_SECONDS=abc" "STRESS_SECONDS must be a non-negative integer" \
+	make -s stress STRESS_SECONDS=abc
+t_expect_error "args: make stress STRESS_SECONDS=5" "STRESS_SECONDS must be at least 10" \
+	make -s stress STRESS_SECONDS=5
+t_expect_error "args: make stress STRESS_SIZE=0" "STRESS_SIZE must be 1..8" \
+	make -s stress STRESS_SIZE=0
+t_expect_error "args: make stress POLICIES=bogus" "unknown policy 'bogus'" \
+	make -s stress POLICIES="donate bogus"
+t_expect_error "args: make stress POLICIES=" "POLICIES is empty" \
+	make -s stress POLICIES=" "
+t_expect_error "args: make stress VARIANT=stock POLICIES=pin" "stock kernel has no memcg_slab=" \
+	make -s stress VARIANT=stock POLICIES=pin
+t_expect_error "args: stress-guest.sh SIZE=x" "SIZE must be a non-negative integer" \
+	scripts/stress-guest.sh debug donate 60 x /tmp/lab-never
+t_expect_error "args: stress-judge.sh without a console" "no console in" \
+	scripts/stress-judge.sh /nonexistent donate
+# The guest workload checks its arguments before it touches anything
+make -s mm-tests >/dev/null
+t_expect_error "args: guest stress -t abc" "-t needs a non-negative integer" \
+	"$LAB_BUILD/mm-tests/stress" -c /nonexistent -d /nonexistent -t abc
+t_expect_error "args: guest stress -w 0" "need -t >= 1, 1 <= -w <= 60" \
+	"$LAB_BUILD/mm-tests/stress" -c /nonexistent -d /nonexistent -w 0
+t_expect_error "args: guest stress without -d" "usage: stress" \
+	"$LAB_BUILD/mm-tests/stress" -c /nonexistent
 
 patched_after=$(cat "$LAB_BUILD/series/src/.lab-patches" 2>/dev/null || echo none)
 if [[ "$patched_before" == "$patched_after" ]]; then

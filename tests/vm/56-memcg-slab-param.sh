@@ -2,8 +2,9 @@
 # The memcg_slab= boot parameter (series 0007, donate from 0008) rejects
 # what it does not know: each bad value (unknown, empty, wrong case, a
 # list, a near miss, 300 characters) is reported on the console and the
-# policy stays what it was: shared when nothing valid came before, pin or
-# donate when "memcg_slab=pin" or "memcg_slab=donate" came first.
+# policy stays what it was, without a splat: shared when nothing valid
+# came before, pin or donate when "memcg_slab=pin" or "memcg_slab=donate"
+# came first.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -30,10 +31,11 @@ args=""
 for b in "${bad[@]}"; do
 	args+=" memcg_slab=$b"
 done
-for run in "shared:$args" "pin:memcg_slab=pin$args" "donate:memcg_slab=donate$args"; do
-	want=${run%%:*} cmdline=${run#*:}
+# donate boots the debug kernel: a bad value must not splat there either
+for run in "series:shared:$args" "series:pin:memcg_slab=pin$args" "debug:donate:memcg_slab=donate$args"; do
+	IFS=: read -r kernel want cmdline <<<"$run"
 	out=$LAB_CHECK_OUT/memcg-slab-param-$want
-	if ! qemu/run-vm.sh -k "$LAB_BUILD/series/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
+	if ! qemu/run-vm.sh -k "$LAB_BUILD/$kernel/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 		-j "$job" -o "$out" -t 120 -m 256 -s 64 -a "$cmdline" >/dev/null 2>&1; then
 		t_fail "memcg_slab=: bad values ($want run): guest run" "$(cat "$out/verdict" 2>/dev/null)"
 		continue

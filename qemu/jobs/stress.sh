@@ -1,0 +1,108 @@
+#!/bin/sh
+# The stress run (make stress; a short pass in make check): mm-tests/stress
+# for STRESS_SECONDS with STRESS_WORKERS workers of STRESS_FILES files per
+# job below /sys/fs/cgroup/stress, then everything is deleted and reclaimed
+# and the kernel is asked what is left: dying memcgs, the parent's charge,
+# kmemleak's reports. Lines "# stress: name value" carry the figures;
+# scripts/stress-judge.sh judges them on the host.
+set -u
+: "${STRESS_SECONDS:=60}" "${STRESS_WORKERS:=4}" "${STRESS_FILES:=200}"
+cg=/sys/fs/cgroup/stress
+dir=/mnt/scratch/stress
+leak=/sys/kernel/debug/kmemleak
+
+fig() {
+	echo "# stress: $1 $2"
+}
+
+vmstat() {
+	awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' /proc/vmstat
+}
+
+slabdebug() {
+	awk -v k="$1" '$1 == k { print $2; found = 1 } END { if (!found) print 0 }' \
+		/sys/kernel/debug/memcg_slab 2>/dev/null || echo 0
+}
+
+slab_of() {
+	awk '$1 == "slab" { print $2 }' "$cg/memory.stat"
+}
+
+# Free every cache that can be freed: clean page cache, dentries, inodes,
+# then each slab cache's empty slabs (this also empties KASAN's
+# quarantine, which keeps freed objects' pages for a while).
+reclaim_all() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	for s in /sys/kernel/slab/*/shrink; do
+		echo 1 >"$s" 2>/dev/null
+	done
+}
+
+# Two scans: kmemleak reports an object only once it has been seen
+# unreferenced, and unchanged, by consecutive scans.
+leak_scan() {
+	echo scan >"$leak" && sleep 6 && echo scan >"$leak"
+}
+
+policy=$(awk '$1 == "policy" { print $2 }' /sys/kernel/debug/memcg_slab 2>/dev/null)
+fig policy "${policy:-shared}"
+fig nproc "$(nproc)"
+if [ -w "$leak" ]; then
+	# What boot left is not the run's: scanned, then set aside
+	t0=$(date +%s)
+	leak_scan && echo clear >"$leak" || exit 1
+	fig kmemleak_baseline_seconds $(($(date +%s) - t0))
+fi
+
+mkdir "$cg" "$dir" && echo +memory >"$cg/cgroup.subtree_control" || exit 1
+cur0=$(cat "$cg/memory.current") slab0=$(slab_of)
+for k in memcg_slab_child_created memcg_slab_donated memcg_slab_adopted oom_kill; do
+	eval "v0_$k=$(vmstat $k)"
+done
+for k in create_failed charge_failed adopt_charge_failed; do
+	eval "d0_$k=$(slabdebug $k)"
+done
+
+stress -c "$cg" -d "$dir" -t "$STRESS_SECONDS" -w "$STRESS_WORKERS" \
+	-f "$STRESS_FILES" >/tmp/stress.out
+rc=$?
+sed 's/^stress_/# stress: /' /tmp/stress.out
+[ "$rc" = 0 ] || exit "$rc"
+
+for k in memcg_slab_child_created memcg_slab_donated memcg_slab_adopted oom_kill; do
+	eval "fig vm_$k \$((\$(vmstat $k) - v0_$k))"
+done
+for k in create_failed charge_failed adopt_charge_failed; do
+	eval "fig slab_$k \$((\$(slabdebug $k) - d0_$k))"
+done
+
+# Cleanup: every file is gone; page reparenting on, so that page cache a
+# job read (directory and inode-table blocks) cannot keep its memcg.
+rmdir "$dir" || exit 1
+echo 1 >/proc/sys/vm/memcg_reparent_pages 2>/dev/null
+echo 2 >/proc/sys/vm/shrink_slab_min_pressure 2>/dev/null
+reclaim_all
+dying_ms=$(dyingwait -c "$cg" -t 60 | awk '$1 == "dying_zero_ms" { print $2 }')
+reclaim_all
+fig dying_left "$(awk '$1 == "nr_dying_descendants" { print $2 }' "$cg/cgroup.stat")"
+fig dying_zero_ms "$dying_ms"
+fig current_start "$cur0"
+fig current_end "$(cat "$cg/memory.current")"
+fig slab_start "$slab0"
+fig slab_end "$(slab_of)"
+fig allowed_error $((4096 * 64 * $(nproc)))
+# What the parent still has charged, for a reader of a failed check
+awk '$2 != 0 { print "# stress-memstat: " $0 }' "$cg/memory.stat"
+
+if [ -w "$leak" ]; then
+	t0=$(date +%s)
+	leak_scan || exit 1
+	fig kmemleak_scan_seconds $(($(date +%s) - t0))
+	fig kmemleak_reports "$(grep -c '^unreferenced object' "$leak")"
+	head -n 40 "$leak" | sed 's/^/# kmemleak: /'
+else
+	fig kmemleak_reports none
+fi
+rmdir "$cg" || exit 1
+exit 0
