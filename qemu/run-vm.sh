@@ -53,14 +53,15 @@ check_uint "scratch size (-s)" "$scratch"
 ((timeout > 0 && mem >= 128 && cpus >= 1 && scratch >= 16)) ||
 	die "timeout must be > 0, memory >= 128 MiB, vCPUs >= 1, scratch >= 16 MiB"
 # Under TCG a guest runs tens of times slower than on hardware: the RCU
-# stall detector's default 21 s then fires on boot-time ACPI work of the
-# debug kernel (kmemleak, KASAN, lockdep and slub_debug on every
-# allocation). 60 s of emulated time still catches a real stall.
+# stall detector's default 21 s and the soft-lockup detector's 20 s then
+# fire on boot-time ACPI work of the debug kernel (kmemleak, KASAN,
+# lockdep and slub_debug on every allocation), more so with a second
+# guest beside it. 60 s of emulated time still catches a real stall.
 stall=
 case "$accel" in
 tcg)
 	accel_args=(-accel tcg,thread=multi -cpu max)
-	stall=rcupdate.rcu_cpu_stall_timeout=60
+	stall="rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30"
 	;;
 kvm)
 	"$LAB_ROOT/qemu/probe-kvm.sh" ||
