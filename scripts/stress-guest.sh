@@ -36,7 +36,7 @@ caches=dentry,inode_cache,ext4_inode_cache,ext4_*,kmalloc-*,buffer_head,radix_tr
 set +e
 "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/$variant/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 	-j "$job" -o "$out" -t $((seconds + 900)) -m $((size * 512 + 512)) -s $((size * 1024)) \
-	-a "memcg_slab=$policy slub_debug=FZPU,$caches" >/dev/null 2>&1
+	-a "memcg_slab=$policy slub_debug=FZPU,$caches kmemleak=on" >/dev/null 2>&1
 rc=$?
 set -e
 tr -d '\r' <"$out/console.log" >"$out/console.txt" 2>/dev/null || true
