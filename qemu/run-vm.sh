@@ -57,11 +57,16 @@ check_uint "scratch size (-s)" "$scratch"
 # fire on boot-time ACPI work of the debug kernel (kmemleak, KASAN,
 # lockdep and slub_debug on every allocation), more so with a second
 # guest beside it. 60 s of emulated time still catches a real stall.
-stall=
+# pci=noacpi: the PCI interrupt routing comes from SeaBIOS's $PIR table,
+# not from the DSDT's _PRT method. QEMU's PIIX _PRT builds its table in
+# an AML loop; the debug kernel's interpreter, beside a kernel build, hit
+# ACPICA's 30 s loop timeout (AE_AML_LOOP_TIMEOUT), left the virtio
+# devices without an interrupt and hung the guest at its first disk read.
+tcg_boot=
 case "$accel" in
 tcg)
 	accel_args=(-accel tcg,thread=multi -cpu max)
-	stall="rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30"
+	tcg_boot="rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30 pci=noacpi"
 	;;
 kvm)
 	"$LAB_ROOT/qemu/probe-kvm.sh" ||
@@ -93,7 +98,7 @@ if [[ -n "$job" ]]; then
 fi
 
 echo "lab-status: none (written by the host before the run)" >"$out/status"
-cmdline="console=ttyS0 panic=-1 oops=panic printk.devkmsg=on $stall $append"
+cmdline="console=ttyS0 panic=-1 oops=panic printk.devkmsg=on $tcg_boot $append"
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
 	"${accel_args[@]}" -smp "$cpus" -m "$mem"
 	-kernel "$kernel" -initrd "$rd" -append "$cmdline"
