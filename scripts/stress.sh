@@ -32,7 +32,7 @@ mkdir -p "$res"
 summary=$res/summary.txt
 {
 	echo "make stress: VARIANT=$variant POLICIES=\"$policies\" STRESS_SECONDS=$seconds STRESS_SIZE=$size"
-	echo "kernel: $(cat "$LAB_BUILD/$variant/src/.lab-patches" 2>/dev/null || echo "?") patches, $(git -C "$LAB_ROOT" describe --always --dirty)"
+	echo "kernel: $variant, $(wc -l <"$LAB_BUILD/$variant/src/.lab-patches") patches, lab $(git -C "$LAB_ROOT" describe --always --dirty)"
 } >"$summary"
 bad=0
 for p in $policies; do

@@ -14,6 +14,8 @@ t_expect_error "args: make kernel PATCHES beyond the series" "lists only" \
 	make -s kernel VARIANT=series PATCHES=999
 t_expect_error "args: make kernel VARIANT=stock PATCHES=1" "makes no sense" \
 	make -s kernel VARIANT=stock PATCHES=1
+t_expect_error "args: kernel-build.sh with LAB_SPARSE=2" "LAB_SPARSE must be 0 or 1" \
+	env LAB_SPARSE=2 scripts/kernel-build.sh stock
 t_expect_error "args: make run SCENARIO=bogus" "unknown scenario 'bogus'" \
 	make -s run SCENARIO=bogus
 t_expect_error "args: make run QUICK=maybe" "QUICK must be 0 or 1" \
