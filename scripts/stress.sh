@@ -49,5 +49,7 @@ for p in $policies; do
 	fi
 done
 echo
-echo "summary: $summary"
+"$LAB_ROOT/scripts/stress-table.py" "$summary" | tee "$res/table.md"
+echo
+echo "summary: $summary (table: $res/table.md)"
 ((bad == 0)) || die "a stress check failed (see above)"
