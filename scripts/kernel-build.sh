@@ -43,6 +43,11 @@ esac
 tree=$out/src
 "$LAB_ROOT/scripts/tree-apply.sh" "$tree" "$count"
 frags=("$LAB_ROOT/qemu/config/base.config")
+# The series' own options exist once the patch that adds them is applied
+# (a bisect builds shorter prefixes).
+if grep -qx 'config MEMCG_SLAB_CHILDREN' "$tree/init/Kconfig"; then
+	frags+=("$LAB_ROOT/qemu/config/series.config")
+fi
 [[ "$variant" == debug ]] && frags+=("$LAB_ROOT/qemu/config/debug.config")
 "$LAB_ROOT/scripts/kernel-config.sh" "$tree" "${frags[@]}"
 
