@@ -12,8 +12,16 @@
 #   -t SECS    timeout for the whole run (default 600)
 #   -m MIB     guest memory (default 1024)
 #   -c N       vCPUs (default 2)
+#   -n N       NUMA nodes, 1 or 2 (default 2): memory is split evenly and
+#              the vCPUs are dealt out in turn
 #   -s MIB     size of the fresh ext4 scratch disk (default 4096, sparse)
+#   -S MIB     size of the swap disk (default 256, sparse; 0: no swap)
+#   -e N=V     environment variable for the job, in /lab/env (repeatable)
 #   -A ACCEL   tcg (default) or kvm (only after a probe shows it works)
+#
+# The guest's own boot switches, read by qemu/guest/init from the kernel
+# command line (-a): lab.lru_gen=y|n switches MGLRU on or off before the
+# job starts (default: as built, off).
 #
 # Verdict and exit status: 0 passed; 1 the job exited non-zero; 2 the guest
 # died, hung or never reported; 3 the console holds a kernel splat.
@@ -24,9 +32,10 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 kernel= initrd= job= out= append= timeout=600 mem=1024 cpus=2 scratch=4096
+nodes=2 swap=256
 accel=${ACCEL:-tcg}
-modules=()
-while getopts "k:i:j:M:o:a:t:m:c:s:A:" opt; do
+modules=() envs=()
+while getopts "k:i:j:M:o:a:t:m:c:n:s:S:e:A:" opt; do
 	case "$opt" in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -37,7 +46,14 @@ while getopts "k:i:j:M:o:a:t:m:c:s:A:" opt; do
 	t) timeout=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	c) cpus=$OPTARG ;;
+	n) nodes=$OPTARG ;;
 	s) scratch=$OPTARG ;;
+	S) swap=$OPTARG ;;
+	e)
+		[[ "$OPTARG" =~ ^[A-Za-z_][A-Za-z0-9_]*=.*$ ]] ||
+			die "-e wants NAME=VALUE with a shell variable name, got '$OPTARG'"
+		envs+=("$OPTARG")
+		;;
 	A) accel=$OPTARG ;;
 	*) die "unknown option (see the header of $0)" ;;
 	esac
@@ -50,8 +66,13 @@ check_uint timeout "$timeout"
 check_uint "memory (-m)" "$mem"
 check_uint "vCPUs (-c)" "$cpus"
 check_uint "scratch size (-s)" "$scratch"
+check_uint "NUMA nodes (-n)" "$nodes"
+check_uint "swap size (-S)" "$swap"
 ((timeout > 0 && mem >= 128 && cpus >= 1 && scratch >= 16)) ||
 	die "timeout must be > 0, memory >= 128 MiB, vCPUs >= 1, scratch >= 16 MiB"
+((nodes == 1 || nodes == 2)) || die "NUMA nodes (-n) must be 1 or 2, not $nodes"
+((swap == 0 || swap >= 16)) || die "swap (-S) must be 0 (none) or at least 16 MiB, not $swap"
+[[ ${#envs[@]} -eq 0 || -n "$job" ]] || die "-e needs a job (-j)"
 # Under TCG a guest runs tens of times slower than on hardware: the RCU
 # stall detector's default 21 s and the soft-lockup detector's 20 s then
 # fire on boot-time ACPI work of the debug kernel (kmemleak, KASAN,
@@ -85,20 +106,58 @@ esac
 if [[ -z "$out" ]]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/lab-vm.XXXXXX")
 fi
+# QEMU's option syntax splits file paths at commas.
+[[ "$out" != *,* ]] || die "the output directory (-o) must not contain a comma: $out"
+
 mkdir -p "$out"
 rm -rf "$out/results" "$out/results.tar" "$out/console.log" "$out/status" "$out/verdict"
 
-# Fresh ext4 scratch disk for every run.
+# Fresh ext4 scratch disk (vda) and swap disk (vdb) for every run.
 img=$out/scratch.img
-rm -f "$img"
+swapimg=$out/swap.img
+rm -f "$img" "$swapimg"
 truncate -s "${scratch}M" "$img"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
-trap 'rm -f "$img" "$out/initrd.cpio"' EXIT
+trap 'rm -f "$img" "$swapimg" "$out/initrd.cpio"' EXIT
+disks=(-drive "file=$img,format=raw,if=virtio,cache=unsafe")
+if ((swap > 0)); then
+	truncate -s "${swap}M" "$swapimg"
+	mkswap -q "$swapimg" >/dev/null
+	disks+=(-drive "file=$swapimg,format=raw,if=virtio,cache=unsafe")
+fi
+
+# NUMA: one memory backend and one socket per node, so that no two CPUs
+# of a node's socket sit on different nodes (the kernel warns about a
+# shared LLC across nodes otherwise). A single vCPU goes to node 0.
+numa=()
+smp=$cpus
+if ((nodes > 1)); then
+	((cpus == 1 || cpus % nodes == 0)) ||
+		die "vCPUs (-c $cpus) must be 1 or a multiple of the NUMA nodes (-n $nodes)"
+	sockets=$((cpus == 1 ? 1 : nodes))
+	cores=$((cpus / sockets))
+	smp="cpus=$cpus,sockets=$sockets,cores=$cores,threads=1"
+	for ((i = 0; i < nodes; i++)); do
+		size=$((mem / nodes))
+		((i < nodes - 1)) || size=$((mem - size * (nodes - 1)))
+		numa+=(-object "memory-backend-ram,id=mem$i,size=${size}M")
+		numa+=(-numa "node,nodeid=$i,memdev=mem$i")
+		((i < sockets)) && numa+=(-numa "cpu,node-id=$i,socket-id=$i")
+	done
+fi
 
 # The job rides in a cpio appended to the base initramfs.
 rd=$initrd
 if [[ -n "$job" ]]; then
-	"$LAB_ROOT/qemu/pack-job.sh" "$out/job.cpio" "$job" "${modules[@]}"
+	envfile=$out/job.env
+	: >"$envfile"
+	for e in "${envs[@]}"; do
+		# Single quotes for the guest's busybox sh; a ' becomes '\''.
+		v=${e#*=}
+		v=${v//\'/\'\\\'\'}
+		printf "export %s='%s'\n" "${e%%=*}" "$v" >>"$envfile"
+	done
+	"$LAB_ROOT/qemu/pack-job.sh" "$out/job.cpio" "$job" "$envfile" "${modules[@]}"
 	cat "$initrd" "$out/job.cpio" >"$out/initrd.cpio"
 	rm -f "$out/job.cpio"
 	rd=$out/initrd.cpio
@@ -107,9 +166,10 @@ fi
 echo "lab-status: none (written by the host before the run)" >"$out/status"
 cmdline="console=ttyS0 panic=-1 oops=panic printk.devkmsg=on $tcg_boot $append"
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
-	"${accel_args[@]}" -smp "$cpus" -m "$mem"
+	"${accel_args[@]}" -smp "$smp" -m "$mem"
+	"${numa[@]}"
 	-kernel "$kernel" -initrd "$rd" -append "$cmdline"
-	-drive "file=$img,format=raw,if=virtio,cache=unsafe"
+	"${disks[@]}"
 	-device virtio-serial-pci
 	-chardev "file,id=status,path=$out/status,append=on"
 	-device virtserialport,chardev=status,name=status

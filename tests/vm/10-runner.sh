@@ -21,7 +21,7 @@ trap 'rm -rf "$jobs"' EXIT
 vm_case() {
 	local name=$1 want=$2 pattern=$3 timeout=$4 body=$5 out rc t0 verdict
 	shift 5
-	out=$LAB_CHECK_OUT/runner-${name// /-}
+	out=$LAB_CHECK_OUT/runner-$(tr -c 'A-Za-z0-9\n' - <<<"$name")
 	printf '#!/bin/sh\n%s\n' "$body" >"$jobs/job.sh"
 	t0=$SECONDS
 	set +e
@@ -52,11 +52,24 @@ vm_case "guest sees its 2 vCPUs" 0 "^passed" 120 \
 # report a false wild-memory-access at boot (see qemu/run-vm.sh).
 vm_case "guest runs 4-level page tables (no la57)" 0 "^passed" 120 \
 	'if grep -qw la57 /proc/cpuinfo; then echo "la57 present"; exit 1; fi'
+# Debian's NUMA, swap and the guest's switches: two nodes, a swap disk,
+# MGLRU switched on by lab.lru_gen=y, full preemption by preempt=full, and
+# parameters from -e NAME=VALUE (quotes and dollars kept).
+vm_case "guest has 2 NUMA nodes, swap, MGLRU on, preempt=full, -e" 0 "^passed" 120 \
+	'n=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
+	s=$(awk '"'"'$1 == "SwapTotal:" { print $2 }'"'"' /proc/meminfo)
+	g=$(cat /sys/kernel/mm/lru_gen/enabled)
+	p=$(awk '"'"'$1 == "preempt" { print $2 }'"'"' /results/guest.txt)
+	echo "nodes $n swap $s lru_gen $g preempt $p A=$A"
+	[ "$n" = 2 ] && [ "$s" -gt 0 ] && [ "$g" != 0x0000 ] && [ "$p" = full ] &&
+		[ "$A" = "it'"'"'s \$x" ]' -a "lab.lru_gen=y preempt=full" -e "A=it's \$x"
+vm_case "an unknown lab. switch stops the guest" 1 "the job exited 125" 120 'exit 0' \
+	-a "lab.bogus=1"
 vm_case "kernel WARNING with a passing job" 3 "kernel splat" 120 \
 	'insmod /lab/modules/lab_splat.ko && exit 0; exit 9' -M "$splat"
 
 # A panic must be reported promptly, not at the timeout.
-v=$(cat "$LAB_CHECK_OUT/runner-guest-panics-(sysrq-c)/verdict" 2>/dev/null || echo "(0 s)")
+v=$(cat "$LAB_CHECK_OUT/runner-guest-panics--sysrq-c-/verdict" 2>/dev/null || echo "(0 s)")
 secs=$(sed -n 's/.*(\([0-9]*\) s)$/\1/p' <<<"$v")
 if [[ -n "$secs" ]] && ((secs < 100)); then
 	t_pass "runner: the panic was reported in $secs s, before the 120 s timeout"
