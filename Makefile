@@ -36,7 +36,8 @@ help:
 	@echo "                                per policy, one guest of churn, OOM kills, removal"
 	@echo "                                races and injected faults; then splats, kmemleak,"
 	@echo "                                dying memcgs and the parent's charge are checked"
-	@echo "  make check                    the test suite; ends with 'N passed, N failed, N skipped'"
+	@echo "  make check [T='vm/55* ...']   the test suite, or the scripts under tests/ that"
+	@echo "                                match T; ends with 'N passed, N failed, N skipped'"
 	@echo "  make lint                     checkpatch --strict and sparse for every patch"
 	@echo "  make bisect                   build every prefix of the series"
 	@echo "  make clean                    remove build/ and results/"
@@ -74,7 +75,7 @@ stress: deps
 	@scripts/stress.sh "$(STRESS_VARIANT)" "$(POLICIES)" "$(STRESS_SECONDS)" "$(STRESS_SIZE)"
 
 check: deps
-	@scripts/check.sh
+	@T="$(T)" scripts/check.sh
 
 lint: deps
 	@scripts/lint.sh

@@ -46,3 +46,45 @@ t_expect_error() {
 		t_pass "$name"
 	fi
 }
+
+# vm_run NAME KERNEL JOB [run-vm.sh options...]: boot build/KERNEL/bzImage
+# with the base initramfs and run the guest job JOB; the run's files go to
+# $LAB_CHECK_OUT/NAME. Sets VM_OUT (that directory), VM_RC (run-vm.sh's
+# exit: 0 passed, 1 the job failed, 2 died or hung, 3 kernel splat) and
+# VM_VERDICT (its one-line verdict). Never fails the calling script.
+vm_run() {
+	local name=$1 kernel=$2 job=$3
+	shift 3
+	VM_OUT=$LAB_CHECK_OUT/$name
+	set +e
+	"$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/$kernel/bzImage" \
+		-i "$LAB_BUILD/initramfs.cpio" -j "$job" -o "$VM_OUT" "$@" \
+		</dev/null >/dev/null 2>&1
+	VM_RC=$?
+	set -e
+	VM_VERDICT=$(cat "$VM_OUT/verdict" 2>/dev/null || echo "no verdict")
+}
+
+# tap_results FILE: "name pass|fail|skip" for each test in the TAP or KTAP
+# file FILE, the first report of each test number only (forked children
+# may repeat lines); nothing if FILE is missing.
+tap_results() {
+	[[ -f "$1" ]] || return 0
+	tr -d '\r' <"$1" | awk '
+		/^ *(not )?ok [0-9]+ / {
+			sub(/^ */, "")
+			res = ($1 == "not") ? "fail" : "pass"
+			n = (res == "fail") ? $3 : $2
+			if (seen[n]++) next
+			name = $0
+			sub(/^(not )?ok [0-9]+ (- )?/, "", name)
+			if (name ~ /^# SKIP /) {
+				res = "skip"; sub(/^# SKIP /, "", name)
+			} else if (name ~ / # SKIP/) {
+				res = "skip"; sub(/ *# SKIP.*/, "", name)
+			}
+			# A test name is one word; what follows is a reason.
+			sub(/ .*/, "", name)
+			print name, res
+		}'
+}
