@@ -3,14 +3,19 @@
  * test_reparent: page reparenting (vm.memcg_reparent_pages, series 0005
  * and 0006) in the guest.
  *
- * Usage: test_reparent PARENT_CGROUP DIR
+ * Usage: test_reparent PARENT_CGROUP DIR [TEST...]
  *   PARENT_CGROUP  a cgroup2 directory with +memory in its subtree_control;
  *                  the tests make their cgroups below it
  *   DIR            a directory on a disk file system for the jobs' files
+ *   TEST           run only these tests (names as in the TAP output)
  * Prints TAP lines; exits 0 only if every test passed. On a kernel without
  * the sysctl the tests still run, as on stock, and fail: that is the check
- * that they can.
+ * that they can. Some tests read kernel state through lab_probe.ko
+ * (mm-tests/modules/lab_probe.c), which the job loads first.
  */
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -20,7 +25,18 @@
 #define MAX_VMSTAT_ERROR (4096L * 64 * get_nprocs())
 #define JOBS		10
 #define FILES_PER_JOB	50
-#define DYING_WAIT_MS	10000
+/*
+ * How long removed cgroups may stay dying with reparenting on. The pages
+ * move within a pass or two; what takes longer is cgroup writeback: the
+ * last jobs' dirty inodes keep their memcg until they are written, at the
+ * normal writeback pace (seen at 5 to over 10 s in a TCG guest).
+ */
+#define DYING_WAIT_MS	30000
+
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+#define PROBE		"/sys/kernel/debug/lab_probe"
+#define THP_SIZE	(2UL << 20)
+#define NR_THPS		4
 
 static const char *sysctl_path = "/proc/sys/vm/memcg_reparent_pages";
 static const char *parent_cg, *data_dir;
@@ -120,7 +136,7 @@ static int run_jobs(const char *cg, const char *dir)
 
 /*
  * With reparenting on, removed cgroups whose jobs left page cache (their
- * own files and a file all jobs read) stop being dying within 10 s of the
+ * own files and a file all jobs read) stop being dying within 30 s of the
  * last removal, with no memory pressure and no drop_caches. On stock they
  * stay dying until their pages are reclaimed.
  */
@@ -248,6 +264,412 @@ cleanup:
 	return ret;
 }
 
+/* Write @val to the probe file @name; 0, or -errno. */
+static int probe_write(const char *name, const char *val)
+{
+	int ret = lab_write_file(PROBE, name, val);
+
+	if (ret)
+		printf("# %s/%s <- %s: %s\n", PROBE, name, val, strerror(-ret));
+	return ret;
+}
+
+/* @cg without the cgroup2 mount point, as the probe takes it. */
+static const char *probe_path(const char *cg)
+{
+	size_t n = strlen(CGROUP_ROOT);
+
+	return strncmp(cg, CGROUP_ROOT, n) ? cg : cg[n] ? cg + n : "/";
+}
+
+/* Remove cgroup @cg, waiting for exited tasks to leave it; 0 or -1. */
+static int remove_cgroup(const char *cg)
+{
+	int tries;
+
+	for (tries = 0; rmdir(cg) && errno == EBUSY && tries < 100; tries++)
+		usleep(10 * 1000);
+	if (access(cg, F_OK) == 0) {
+		printf("# cannot remove %s\n", cg);
+		return -1;
+	}
+	return 0;
+}
+
+/* kB of anonymous THPs mapped by the calling process, or -1. */
+static long anon_huge_kb(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	long kb = -1;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * The body of the THP job, run in cgroup @c: map NR_THPS anonymous THPs
+ * and share them with a child that moves to cgroup @d (the COW sharing a
+ * fork-then-attach launcher leaves behind). The child unmaps the second
+ * quarter of each THP, which splits its PMD mappings; then this process
+ * unmaps the THPs altogether. That was the last PMD mapping of each, so
+ * each THP, still charged to @c and still mapped by the child's PTEs,
+ * goes on @c's deferred split queue. The child writes its pid to @ready
+ * and waits until it is killed.
+ */
+static int thp_job(const char *c, const char *d, int ready)
+{
+	size_t len = NR_THPS * THP_SIZE, i;
+	char *map, *thps, byte;
+	int done[2];
+	pid_t child;
+
+	if (lab_enter_cgroup(c) || pipe(done))
+		return 1;
+	map = mmap(NULL, len + THP_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return 1;
+	thps = (char *)(((uintptr_t)map + THP_SIZE - 1) & ~(THP_SIZE - 1));
+	madvise(thps, len, MADV_HUGEPAGE);
+	memset(thps, 0x5a, len);
+	if (anon_huge_kb() < (long)(len >> 10)) {
+		printf("# only %ld kB of THPs mapped, %zu wanted\n",
+		       anon_huge_kb(), len >> 10);
+		return 3;
+	}
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (child == 0) {
+		char pid[32];
+
+		if (lab_enter_cgroup(d))
+			_exit(1);
+		for (i = 0; i < NR_THPS; i++)
+			if (madvise(thps + i * THP_SIZE + THP_SIZE / 4,
+				    THP_SIZE / 4, MADV_DONTNEED))
+				_exit(1);
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		if (write(done[1], "x", 1) != 1 ||
+		    write(ready, pid, strlen(pid)) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(done[1]);
+	if (read(done[0], &byte, 1) != 1)
+		return 1;
+	return madvise(thps, len, MADV_DONTNEED) ? 1 : 0;
+}
+
+/*
+ * THPs charged to a removed cgroup and queued on its deferred split queue
+ * (partially unmapped, COW-shared with a live cgroup's task) are moved
+ * without leaving a THP linked on the removed memcg's queue: the removed
+ * cgroup is freed, and then reclaim (which splits them) and the exit of
+ * the last task that maps them (which frees them) leave the parent's
+ * split queue length sane. Before the fix, each free took one off the
+ * parent's length (it went negative) and unlinked the THP from the freed
+ * memcg's list: a use-after-free that KASAN reports on the debug kernel.
+ */
+static int test_reparent_thp_split_queue(void)
+{
+	char cg[2048], c[4096], d[4096], buf[64];
+	int ret = -1, fds[2] = { -1, -1 }, status = 0;
+	pid_t job = -1, child = -1;
+	long q_moved, q_end, n;
+
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "thp") < 0)
+		goto cleanup;
+	snprintf(c, sizeof(c), "%s/c", cg);
+	snprintf(d, sizeof(d), "%s/d", cg);
+	if (mkdir(c, 0755) || mkdir(d, 0755) || pipe(fds))
+		goto cleanup;
+	if (probe_write("split_queue", probe_path(cg)))
+		goto cleanup;
+	set_reparent("1");
+	job = fork();
+	if (job < 0)
+		goto cleanup;
+	if (job == 0)
+		_exit(thp_job(c, d, fds[1]));
+	close(fds[1]);
+	fds[1] = -1;
+	/* The child writes its pid once it is in @d. */
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		child = atoi(buf);
+	}
+	if (waitpid(job, &status, 0) != job || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || child <= 0) {
+		printf("# the THP job failed (status %#x)\n", status);
+		goto cleanup;
+	}
+	if (remove_cgroup(c))
+		goto cleanup;
+	if (lab_wait_dying_zero(cg, DYING_WAIT_MS) < 0) {
+		printf("# the removed cgroup holding the THPs stayed dying\n");
+		goto cleanup;
+	}
+	/* Let the freed memcg's memory go back through its RCU grace period. */
+	sleep(1);
+	q_moved = lab_read_long(PROBE, "split_queue");
+	/* Reclaim splits and swaps them; the exit frees the rest. */
+	lab_write_file(cg, "memory.reclaim", "16M");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	child = -1;
+	q_end = lab_read_long(PROBE, "split_queue");
+	printf("# parent's deferred split queue: %ld after the move, %ld after reclaim and exit\n",
+	       q_moved, q_end);
+	if (q_moved < 0 || q_end < 0 || q_end > NR_THPS)
+		goto cleanup;
+	ret = 0;
+cleanup:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	set_reparent("0");
+	rmdir(c);
+	rmdir(d);
+	rmdir(cg);
+	return ret;
+}
+
+/* The root's page counter less what its children's counters hold, in kB. */
+static long root_orphan_kb(void)
+{
+	long root = lab_read_long(PROBE, "root_usage"), sum = 0, v;
+	char path[4096];
+	FILE *ls;
+
+	if (root < 0)
+		return -1;
+	ls = popen("ls -d " CGROUP_ROOT "/*/", "r");
+	if (!ls)
+		return -1;
+	while (fgets(path, sizeof(path), ls)) {
+		path[strcspn(path, "\n")] = '\0';
+		v = lab_read_long(path, "memory.current");
+		if (v > 0)
+			sum += v;
+	}
+	pclose(ls);
+	return root * (getpagesize() >> 10) - (sum >> 10);
+}
+
+/* Write @mib MiB of page cache to @path; 0 or -1. */
+static int write_mib(const char *path, int mib)
+{
+	char buf[65536];
+	int fd, i;
+
+	memset(buf, 't', sizeof(buf));
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < mib * 16; i++)
+		if (write(fd, buf, sizeof(buf)) != sizeof(buf))
+			break;
+	if (i < mib * 16 || fsync(fd)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Reparenting out of a top-level cgroup (the destination is the root)
+ * leaves no charge in the root's page counter: after the 8 MiB of page
+ * cache the cgroup wrote moved to the root (the pages moved counter says
+ * they did), what the root counts beyond its children's counters has
+ * grown by less than 1 MiB, and still has after the pages were dropped.
+ * Before the fix the cancel loop stopped below the root, and the root
+ * never uncharges its own pages, so every moved page stayed counted.
+ */
+static int test_reparent_top_level(void)
+{
+	long before, moved, dropped, pages;
+	char cg[4096], file[4096];
+	int ret = -1, status;
+	pid_t pid;
+
+	snprintf(cg, sizeof(cg), "%s/lab-top", CGROUP_ROOT);
+	snprintf(file, sizeof(file), "%s/top", data_dir);
+	if (mkdir(cg, 0755))
+		goto cleanup;
+	set_reparent("1");
+	sync();
+	before = root_orphan_kb();
+	pages = reparent_moved();
+	pid = fork();
+	if (pid < 0)
+		goto cleanup;
+	if (pid == 0)
+		_exit(lab_enter_cgroup(cg) || write_mib(file, 8));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		goto cleanup;
+	if (remove_cgroup(cg))
+		goto cleanup;
+	/* The worker's first pass moves what it can at once */
+	sleep(2);
+	pages = reparent_moved() - pages;
+	moved = root_orphan_kb();
+	lab_write_file("/proc/sys/vm", "drop_caches", "1");
+	dropped = root_orphan_kb();
+	printf("# %ld pages moved; root's charge beyond its children: %ld kB, %ld kB after the move, %ld kB after drop_caches\n",
+	       pages, before, moved, dropped);
+	if (before < 0 || pages < 2048 || moved - before > 1024 ||
+	    dropped - before > 1024)
+		goto cleanup;
+	ret = 0;
+cleanup:
+	set_reparent("0");
+	unlink(file);
+	rmdir(cg);
+	return ret;
+}
+
+/* Write a page to @path and make it stable on disk; 0 or -1. */
+static int write_page(const char *path)
+{
+	char buf[4096];
+	int fd;
+
+	memset(buf, 'd', sizeof(buf));
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, sizeof(buf)) != sizeof(buf) || fsync(fd)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * A page of a removed cgroup that was truncated from its file while a
+ * user held it and was then dirtied by that user (as a GUP user does
+ * when it unpins a buffer it wrote to) is not moved: it is on its way to
+ * be freed. The removed cgroup goes once the user drops the page. Before
+ * the fix the move read the dirty page's NULL mapping (an oops).
+ */
+static int test_reparent_truncated_dirty(void)
+{
+	char cg[2048], c[4096], file[4096];
+	int ret = -1, status, held = 0;
+	pid_t pid;
+
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "trunc") < 0)
+		goto cleanup;
+	snprintf(c, sizeof(c), "%s/c", cg);
+	snprintf(file, sizeof(file), "%s/truncated", data_dir);
+	if (mkdir(c, 0755))
+		goto cleanup;
+	pid = fork();
+	if (pid < 0)
+		goto cleanup;
+	if (pid == 0)
+		_exit(lab_enter_cgroup(c) || write_page(file));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		goto cleanup;
+	if (probe_write("hold", file))
+		goto cleanup;
+	held = 1;
+	if (truncate(file, 0) || probe_write("dirty", "1"))
+		goto cleanup;
+	set_reparent("1");
+	if (remove_cgroup(c))
+		goto cleanup;
+	/* Give the worker its passes over the held page. */
+	sleep(2);
+	probe_write("release", "1");
+	held = 0;
+	/*
+	 * The truncation dirtied the inode, which keeps it on the removed
+	 * cgroup's writeback until it is written: write it now, so that the
+	 * wait below is about the page only.
+	 */
+	sync();
+	if (lab_wait_dying_zero(cg, DYING_WAIT_MS) < 0) {
+		printf("# the removed cgroup stayed dying after the page was released\n");
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (held)
+		probe_write("release", "1");
+	set_reparent("0");
+	unlink(file);
+	rmdir(c);
+	rmdir(cg);
+	return ret;
+}
+
+/*
+ * A page charged to a cgroup after it went offline and after the worker
+ * found its lists empty (a remote charge, as the loop driver makes with
+ * the memcg of the IO's issuer) is moved too: the removed cgroup goes.
+ * Before the fix nothing queued the worker again and the page kept the
+ * cgroup dying.
+ */
+static int test_reparent_late_charge(void)
+{
+	char cg[2048], c[4096], file[4096];
+	int ret = -1, pinned = 0;
+
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "late") < 0)
+		goto cleanup;
+	snprintf(c, sizeof(c), "%s/c", cg);
+	snprintf(file, sizeof(file), "%s/late", data_dir);
+	if (mkdir(c, 0755) || write_page(file))
+		goto cleanup;
+	/* Not in the page cache any more: the probe's read charges it. */
+	lab_write_file("/proc/sys/vm", "drop_caches", "1");
+	if (probe_write("pin", probe_path(c)))
+		goto cleanup;
+	pinned = 1;
+	set_reparent("1");
+	if (remove_cgroup(c))
+		goto cleanup;
+	/* The worker runs and finds nothing; then the late charge. */
+	sleep(2);
+	if (probe_write("hold", file))
+		goto cleanup;
+	probe_write("release", "1");
+	probe_write("pin", "-");
+	pinned = 0;
+	if (lab_wait_dying_zero(cg, DYING_WAIT_MS) < 0) {
+		printf("# the late charge kept the removed cgroup dying\n");
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (pinned)
+		probe_write("pin", "-");
+	set_reparent("0");
+	unlink(file);
+	rmdir(c);
+	rmdir(cg);
+	return ret;
+}
+
 struct lab_test {
 	int (*fn)(void);
 	const char *name;
@@ -257,16 +679,39 @@ struct lab_test {
 static const struct lab_test tests[] = {
 	T(test_reparent_frees_dying),
 	T(test_reparent_conserves_charge),
+	T(test_reparent_thp_split_queue),
+	T(test_reparent_top_level),
+	T(test_reparent_truncated_dirty),
+	T(test_reparent_late_charge),
 };
+
+/* Is test @name among the @argc names of @argv, or are there none? */
+static int selected(const char *name, int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], name))
+			return 1;
+	return !argc;
+}
 
 int main(int argc, char **argv)
 {
-	size_t i, n = sizeof(tests) / sizeof(tests[0]);
-	int failed = 0;
+	size_t i, n = sizeof(tests) / sizeof(tests[0]), run = 0;
+	int failed = 0, a;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: test_reparent PARENT_CGROUP DIR\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: test_reparent PARENT_CGROUP DIR [TEST...]\n");
 		return 2;
+	}
+	for (a = 3; a < argc; a++) {
+		for (i = 0; i < n && strcmp(argv[a], tests[i].name); i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "test_reparent: no test named %s\n", argv[a]);
+			return 2;
+		}
 	}
 	parent_cg = argv[1];
 	data_dir = argv[2];
@@ -276,11 +721,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("1..%zu\n", n);
-	for (i = 0; i < n; i++) {
-		int ok = tests[i].fn() == 0;
+	for (i = 0; i < n; i++)
+		run += selected(tests[i].name, argc - 3, argv + 3);
+	printf("1..%zu\n", run);
+	for (i = 0, run = 0; i < n; i++) {
+		int ok;
 
-		printf("%s %zu %s\n", ok ? "ok" : "not ok", i + 1,
+		if (!selected(tests[i].name, argc - 3, argv + 3))
+			continue;
+		ok = tests[i].fn() == 0;
+		printf("%s %zu %s\n", ok ? "ok" : "not ok", ++run,
 		       tests[i].name);
 		failed += !ok;
 	}

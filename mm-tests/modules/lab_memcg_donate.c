@@ -17,11 +17,18 @@
  * per CPU frees the old objects through kmem_cache_free() and kfree() while
  * the writer allocates and frees in the new memcg. The guest runs it many
  * times on the debug kernel; KASAN, lockdep and slub_debug judge it.
+ * race_adopt: the first allocation of a memcg that has no slab yet adopts
+ * a pooled slab; the adopter is held up right after it published the slab
+ * on its own partial list (a kprobe on the function it calls next spins on
+ * its CPU), and meanwhile the old objects are freed and the adopter's
+ * cache is shrunk on the other CPU. Needs a kernel with kprobes and two
+ * CPUs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
 #include <linux/delay.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/list_lru.h>
 #include <linux/memcontrol.h>
@@ -465,6 +472,176 @@ out:
 	return ret;
 }
 
+/*
+ * The window race_adopt widens: the function the adopter calls once the
+ * slab is on its partial list and both list_locks are dropped (named
+ * memcg_slab_adopt_commit() before 2026-12-05, when it also counted the
+ * adopter's pages). A kprobe on it holds the adopter's CPU for
+ * WINDOW_HOLD_MS: the adopter holds no lock then, only rcu_read_lock(),
+ * so the other CPU can free objects and shrink caches meanwhile.
+ */
+static const char * const window_fns[] = {
+	"memcg_slab_adopt_release", "memcg_slab_adopt_commit",
+};
+#define WINDOW_HOLD_MS	200
+
+static struct kprobe window_kp;
+static bool window_armed, window_open;
+static int window_cpu;
+static atomic_t window_hits;
+
+/* Runs where the adopter is about to call the probed function */
+static int window_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (!READ_ONCE(window_armed) || smp_processor_id() != window_cpu)
+		return 0;
+	WRITE_ONCE(window_armed, false);
+	WRITE_ONCE(window_open, true);
+	atomic_inc(&window_hits);
+	mdelay(WINDOW_HOLD_MS);
+	WRITE_ONCE(window_open, false);
+	return 0;
+}
+
+struct window_racer {
+	struct kmem_cache *adopter;
+	struct completion done;
+	unsigned long shrinks;
+	bool opened;
+};
+
+/* On the other CPU: in the window, free the old objects, shrink the adopter */
+static int window_racer_fn(void *arg)
+{
+	struct window_racer *r = arg;
+	int waited;
+
+	for (waited = 0; waited < 5000 && !READ_ONCE(window_open); waited++)
+		usleep_range(1000, 1100);
+	r->opened = READ_ONCE(window_open);
+	if (r->opened) {
+		free_old();
+		while (READ_ONCE(window_open)) {
+			kmem_cache_shrink(r->adopter);
+			r->shrinks++;
+			udelay(200);
+		}
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/* @memcg's child of the module cache once it exists, or NULL after 2 s */
+static struct kmem_cache *wait_for_child(struct mem_cgroup *memcg)
+{
+	struct kmem_cache *child = NULL;
+	void *entry;
+	int waited;
+
+	for (waited = 0; waited <= CHILD_WAIT_MS && !child; waited += 20) {
+		rcu_read_lock();
+		entry = xa_load(&memcg->slab_children,
+				lab_cache->memcg_params.id);
+		if (entry && !xa_is_value(entry))
+			child = entry;
+		rcu_read_unlock();
+		if (!child)
+			msleep(20);
+	}
+	return child;
+}
+
+/*
+ * A memcg whose first slab is adopted keeps its child cache live when the
+ * adopted slab is emptied and shrunk away right after it was published:
+ * the child still serves the memcg (not marked dying) and nothing about
+ * it is reported. Before the fix the adopter counted the slab's pages
+ * only after publishing it; the shrink then took its page count to zero
+ * and retired (and later destroyed) a child its memcg still used.
+ */
+static int test_adoption_race_keeps_child(struct mem_cgroup *memcg)
+{
+	struct window_racer racer = { };
+	struct kmem_cache *child;
+	struct task_struct *t;
+	cpumask_var_t saved;
+	struct lab_obj *obj;
+	int ret = -1, i;
+
+	if (num_online_cpus() < 2 || !alloc_cpumask_var(&saved, GFP_KERNEL))
+		return -1;
+	cpumask_copy(saved, current->cpus_ptr);
+	/* Creates the child (the allocation itself is a shared one) */
+	obj = alloc_in(memcg);
+	if (obj)
+		free_lab_obj(obj);
+	child = wait_for_child(memcg);
+	if (!child || !lab_pooled()) {
+		pr_info("# race_adopt: child %s, pool %lu slabs\n",
+			child ? "ready" : "missing", lab_pooled());
+		goto out;
+	}
+	for (i = 0; i < ARRAY_SIZE(window_fns); i++) {
+		memset(&window_kp, 0, sizeof(window_kp));
+		window_kp.symbol_name = window_fns[i];
+		window_kp.pre_handler = window_pre;
+		if (!register_kprobe(&window_kp))
+			break;
+	}
+	if (i == ARRAY_SIZE(window_fns)) {
+		pr_info("# race_adopt: no kprobe on the adoption path\n");
+		goto out;
+	}
+
+	window_cpu = cpumask_first(cpu_online_mask);
+	set_cpus_allowed_ptr(current, cpumask_of(window_cpu));
+	racer.adopter = child;
+	init_completion(&racer.done);
+	t = kthread_create(window_racer_fn, &racer, "lab_racer");
+	if (IS_ERR(t))
+		goto restore;
+	kthread_bind(t, cpumask_next(window_cpu, cpu_online_mask));
+	WRITE_ONCE(window_armed, true);
+	wake_up_process(t);
+
+	/* The child's first slab: adopted, then held up in the window */
+	obj = alloc_in(memcg);
+	WRITE_ONCE(window_armed, false);
+	wait_for_completion(&racer.done);
+	/* Let a wrongly queued retirement of the child run */
+	msleep(500);
+	pr_info("# race_adopt: kprobe on %s, window %s, %lu shrinks; object %s the child, child %s\n",
+		window_kp.symbol_name, racer.opened ? "opened" : "never opened",
+		racer.shrinks,
+		obj && virt_to_cache(obj) == child ? "from" : "not from",
+		READ_ONCE(child->memcg_params.dying) ? "dying" : "live");
+	if (racer.opened && obj && !READ_ONCE(child->memcg_params.dying))
+		ret = 0;
+	if (obj)
+		free_lab_obj(obj);
+restore:
+	set_cpus_allowed_ptr(current, saved);
+	unregister_kprobe(&window_kp);
+out:
+	free_cpumask_var(saved);
+	return ret;
+}
+
+static int lab_race_adopt(const char *val, const struct kernel_param *kp)
+{
+	struct mem_cgroup *memcg = memcg_from_param(val);
+
+	if (!memcg)
+		return -EINVAL;
+	mutex_lock(&lab_mutex);
+	report(test_adoption_race_keeps_child(memcg),
+	       "test_adoption_race_keeps_child");
+	free_old();
+	mutex_unlock(&lab_mutex);
+	css_put(&memcg->css);
+	return 0;
+}
+
 static const struct kernel_param_ops fill_ops = { .set = lab_fill };
 static const struct kernel_param_ops adopt_ops = { .set = lab_adopt };
 static const struct kernel_param_ops race_ops = { .set = lab_race };
@@ -474,6 +651,9 @@ module_param_cb(adopt, &adopt_ops, NULL, 0200);
 MODULE_PARM_DESC(adopt, "write a cgroup path: the adoption tests in it");
 module_param_cb(race, &race_ops, NULL, 0200);
 MODULE_PARM_DESC(race, "write a cgroup path: free old objects while it allocates");
+static const struct kernel_param_ops race_adopt_ops = { .set = lab_race_adopt };
+module_param_cb(race_adopt, &race_adopt_ops, NULL, 0200);
+MODULE_PARM_DESC(race_adopt, "write a fresh cgroup path: free and shrink while it adopts");
 
 static int __init lab_memcg_donate_init(void)
 {

@@ -4,10 +4,13 @@
 # is removed; a live memcg "new" must take them (the module's TAP tests),
 # with the charge following each page. Then RACE_ITERS rounds in which a
 # filled memcg is removed while its objects are freed on every CPU and
-# "new" allocates. Lines starting with "# memcg-donate:" carry the figures;
+# "new" allocates. With RACE_ADOPT=1, one more round in which a fresh
+# memcg's first slab is adopted while the adopter is held up and the old
+# objects are freed and its cache shrunk (needs kprobes, preempt=full).
+# Lines starting with "# memcg-donate:" carry the figures;
 # tests/vm/58-memcg-donate.sh judges them against the policy.
 set -u
-: "${RACE_ITERS:=10}"
+: "${RACE_ITERS:=10}" "${RACE_ADOPT:=0}"
 lab=/sys/fs/cgroup/lab
 param=/sys/module/lab_memcg_donate/parameters
 mkdir "$lab" && echo +memory >"$lab/cgroup.subtree_control" || exit 1
@@ -84,6 +87,22 @@ done
 rmdir "$lab/new"
 echo "# memcg-donate: race $RACE_ITERS rounds, adopted $(($(vmstat memcg_slab_adopted) - a1))"
 echo "# memcg-donate: dying after the race $(dying_after 150)"
+
+if [ "$RACE_ADOPT" = 1 ]; then
+	mkdir "$lab/old2" "$lab/fresh" || exit 1
+	echo /lab/old2 >"$param/fill" || exit 1
+	rmdir "$lab/old2"
+	i=0
+	while [ "$i" -lt 100 ] && [ "$(pooled)" = 0 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo /lab/fresh >"$param/race_adopt" || exit 1
+	dmesg | grep -a 'lab_memcg_donate: .*ok [0-9]* test_adoption_race' |
+		sed 's/^.*lab_memcg_donate: /module: /'
+	dmesg | grep -a 'lab_memcg_donate: # race_adopt' | sed 's/^.*lab_memcg_donate: # /# memcg-donate: /'
+	rmdir "$lab/fresh"
+fi
 rmmod lab_memcg_donate || exit 1
 sed 's/^/# memcg-donate: debugfs /' /sys/kernel/debug/memcg_slab 2>/dev/null
 exit 0
