@@ -21,12 +21,13 @@ check_uint "SIZE" "$size"
 ((size >= 1 && size <= 8)) || die "SIZE must be 1..8, got $size"
 
 mkdir -p "$out"
-job=$out/job.sh
-{
-	echo '#!/bin/sh'
-	echo "STRESS_SECONDS=$seconds STRESS_WORKERS=$((size * 2)) STRESS_FILES=$((size * 100))"
-	tail -n +2 "$LAB_ROOT/qemu/jobs/stress.sh"
-} >"$job"
+# MGLRU on and full preemption for the policies that move slabs and pages
+# between owners (reparent, donate); shared and pin keep the defaults
+# (MGLRU off, voluntary preemption). THP and swap are on in every guest.
+extra=
+case "$policy" in
+reparent | donate) extra="lab.lru_gen=y preempt=full" ;;
+esac
 # slub_debug=FZPU on the caches the jobs use (and their per-memcg
 # children, which inherit the root's flags), not on every cache: boot-time
 # caches would only slow the guest down.
@@ -35,8 +36,10 @@ caches=dentry,inode_cache,ext4_inode_cache,ext4_*,kmalloc-*,buffer_head,radix_tr
 # the run under TCG with KASAN and kmemleak.
 set +e
 "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/$variant/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
-	-j "$job" -o "$out" -t $((seconds + 900)) -m $((size * 512 + 512)) -s $((size * 1024)) \
-	-a "memcg_slab=$policy slub_debug=FZPU,$caches kmemleak=on" >/dev/null 2>&1
+	-j "$LAB_ROOT/qemu/jobs/stress.sh" -o "$out" -t $((seconds + 900)) \
+	-m $((size * 512 + 512)) -s $((size * 1024)) \
+	-e "STRESS_SECONDS=$seconds" -e "STRESS_WORKERS=$((size * 2))" -e "STRESS_FILES=$((size * 100))" \
+	-a "memcg_slab=$policy slub_debug=FZPU,$caches kmemleak=on $extra" >/dev/null 2>&1
 rc=$?
 set -e
 tr -d '\r' <"$out/console.log" >"$out/console.txt" 2>/dev/null || true

@@ -3,9 +3,13 @@
 # on stock, on series, on series with page reparenting switched on at boot
 # (series-rp), and on series under each per-memcg slab policy
 # (series-pin: memcg_slab=pin, series-slabrp: memcg_slab=reparent,
-# series-donate: memcg_slab=donate). A test that fails on stock is a
-# known failure of the base (tests/known-base-failures, by name and reason); a test that passes
-# on stock must pass on series and series-rp. A test listed in
+# series-donate: memcg_slab=donate). Every guest has two NUMA nodes, swap
+# and THP always; MGLRU (lab.lru_gen=) and the preemption model (preempt=)
+# vary between the variants so that each setting meets the series, and
+# stock runs with MGLRU off and on, as the reference for each. A test that
+# fails on stock is a known failure of the base (tests/known-base-failures,
+# by name and reason); a test that passes on stock with the same MGLRU
+# setting must pass on every series variant. A test listed in
 # tests/known-flaky (it fails now and then on stock too) that fails is run
 # again, alone, up to twice on the same kernel; it counts as passed if a
 # rerun passes, and the note says so. A test in both lists is a base
@@ -18,13 +22,25 @@ cd "$LAB_ROOT"
 # variant_args VARIANT: the kernel command line the variant boots with.
 variant_args() {
 	case "$1" in
-	stock | series) ;;
-	series-rp) echo sysctl.vm.memcg_reparent_pages=1 ;;
-	series-pin) echo memcg_slab=pin ;;
-	series-slabrp) echo memcg_slab=reparent ;;
-	series-donate) echo memcg_slab=donate ;;
+	stock) echo "lab.lru_gen=n" ;;
+	stock-mglru) echo "lab.lru_gen=y preempt=full" ;;
+	series) echo "lab.lru_gen=n preempt=none" ;;
+	series-mglru) echo "lab.lru_gen=y preempt=full" ;;
+	series-rp) echo "sysctl.vm.memcg_reparent_pages=1 lab.lru_gen=y preempt=full" ;;
+	series-pin) echo "memcg_slab=pin lab.lru_gen=n preempt=full" ;;
+	series-slabrp) echo "memcg_slab=reparent lab.lru_gen=y preempt=none" ;;
+	series-donate) echo "memcg_slab=donate lab.lru_gen=y preempt=full" ;;
 	*) die "unknown kselftest variant $1" ;;
 	esac
+}
+
+# reference VARIANT: the stock variant with the same MGLRU setting.
+reference() {
+	if [[ "$(variant_args "$1")" == *lab.lru_gen=y* ]]; then
+		echo stock-mglru
+	else
+		echo stock
+	fi
 }
 
 known=$LAB_ROOT/tests/known-base-failures
@@ -53,7 +69,7 @@ rerun() {
 }
 
 declare -A stock_result
-for v in stock series series-rp series-pin series-slabrp series-donate; do
+for v in stock stock-mglru series series-mglru series-rp series-pin series-slabrp series-donate; do
 	out=$LAB_CHECK_OUT/kselftests-$v
 	kernel=${v%%-*}
 	args=(-a "$(variant_args "$v")")
@@ -78,8 +94,8 @@ for v in stock series series-rp series-pin series-slabrp series-donate; do
 				id="$id (failed once, passed on rerun ${again#pass }; known flaky: $flaky_why)"
 			fi
 		fi
-		if [[ "$v" == stock ]]; then
-			stock_result[$name]=$res
+		if [[ "$v" == stock* ]]; then
+			stock_result[$v/$name]=$res
 			case "$res" in
 			pass)
 				if [[ -n "$reason" && -n "$flaky_why" ]]; then
@@ -103,7 +119,7 @@ for v in stock series series-rp series-pin series-slabrp series-donate; do
 			case "$res" in
 			pass) t_pass "$id" ;;
 			fail)
-				if [[ "${stock_result[$name]:-}" == fail ]]; then
+				if [[ "${stock_result[$(reference "$v")/$name]:-}" == fail ]]; then
 					t_skip "$id" "fails on stock too${reason:+ (known failure of the base: $reason)}"
 				elif [[ -n "$reason" && -n "$flaky_why" ]]; then
 					t_skip "$id" "known failure of the base that passed on stock this time: $flaky_why"

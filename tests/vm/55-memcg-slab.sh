@@ -23,20 +23,17 @@ expect() {
 	esac
 }
 
-for run in series:shared series:pin series:reparent series:donate debug:pin debug:reparent; do
-	kernel=${run%%:*} policy=${run#*:}
-	out=$LAB_CHECK_OUT/memcg-slab-$kernel-$policy
-	tag="memcg_slab=$policy ($kernel)"
-	set +e
-	qemu/run-vm.sh -k "$LAB_BUILD/$kernel/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
-		-j qemu/jobs/memcg-slab.sh -M "$LAB_BUILD/$kernel/modules/lab_memcg_slab.ko" \
-		-o "$out" -t 600 -m 1024 -s 512 -a "memcg_slab=$policy slub_debug=FZPU" \
-		>/dev/null 2>&1
-	rc=$?
-	set -e
-	verdict=$(cat "$out/verdict" 2>/dev/null || echo "no verdict")
-	if ((rc != 0)); then
-		t_fail "$tag: guest run" "$verdict"
+# KERNEL:POLICY:MORE-BOOT-ARGS; MGLRU and full preemption in some runs.
+for run in "series:shared:" "series:pin:lab.lru_gen=y preempt=full" "series:reparent:" \
+	"series:donate:lab.lru_gen=y" "debug:pin:" "debug:reparent:lab.lru_gen=y preempt=full"; do
+	IFS=: read -r kernel policy more <<<"$run"
+	tag="memcg_slab=$policy ($kernel${more:+, $more})"
+	vm_run "memcg-slab-$kernel-$policy" "$kernel" qemu/jobs/memcg-slab.sh \
+		-M "$LAB_BUILD/$kernel/modules/lab_memcg_slab.ko" \
+		-t 600 -m 1024 -s 512 -a "memcg_slab=$policy slub_debug=FZPU $more"
+	out=$VM_OUT
+	if ((VM_RC != 0)); then
+		t_fail "$tag: guest run" "$VM_VERDICT"
 		continue
 	fi
 	tr -d '\r' <"$out/console.log" >"$out/console.txt"
