@@ -92,6 +92,20 @@ static int job_body(const char *dir, int id)
 	return 0;
 }
 
+/* Remove cgroup @cg, waiting for exited tasks to leave it; 0 or -1. */
+static int remove_cgroup(const char *cg)
+{
+	int tries;
+
+	for (tries = 0; rmdir(cg) && errno == EBUSY && tries < 100; tries++)
+		usleep(10 * 1000);
+	if (access(cg, F_OK) == 0) {
+		printf("# cannot remove %s\n", cg);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Run JOBS jobs one after the other, each in its own child of @cg, and
  * remove each child when its job has exited. 0 on success.
@@ -99,7 +113,7 @@ static int job_body(const char *dir, int id)
 static int run_jobs(const char *cg, const char *dir)
 {
 	char child[4096];
-	int id, status, tries;
+	int id, status;
 	pid_t pid;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -122,14 +136,8 @@ static int run_jobs(const char *cg, const char *dir)
 			printf("# job %d failed\n", id);
 			return -1;
 		}
-		/* The exited task may take a moment to leave the cgroup. */
-		for (tries = 0; rmdir(child) && errno == EBUSY && tries < 100;
-		     tries++)
-			usleep(10 * 1000);
-		if (access(child, F_OK) == 0) {
-			printf("# cannot remove %s\n", child);
+		if (remove_cgroup(child))
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -280,20 +288,6 @@ static const char *probe_path(const char *cg)
 	size_t n = strlen(CGROUP_ROOT);
 
 	return strncmp(cg, CGROUP_ROOT, n) ? cg : cg[n] ? cg + n : "/";
-}
-
-/* Remove cgroup @cg, waiting for exited tasks to leave it; 0 or -1. */
-static int remove_cgroup(const char *cg)
-{
-	int tries;
-
-	for (tries = 0; rmdir(cg) && errno == EBUSY && tries < 100; tries++)
-		usleep(10 * 1000);
-	if (access(cg, F_OK) == 0) {
-		printf("# cannot remove %s\n", cg);
-		return -1;
-	}
-	return 0;
 }
 
 /* kB of anonymous THPs mapped by the calling process, or -1. */
@@ -670,6 +664,60 @@ cleanup:
 	return ret;
 }
 
+/*
+ * A page the worker finds locked (a reader, writeback) is passed over and
+ * retried: once it is unlocked the removed cgroup goes.  Before the fix,
+ * with the multi-gen LRU enabled, the worker took the memcg's LRU sizes,
+ * which the multi-gen LRU does not keep, for empty, stopped after the
+ * first pass, and the page kept the cgroup dying.
+ */
+static int test_reparent_busy_page(void)
+{
+	char cg[2048], c[4096], file[4096];
+	int ret = -1, status, held = 0;
+	pid_t pid;
+
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "busy") < 0)
+		goto cleanup;
+	snprintf(c, sizeof(c), "%s/c", cg);
+	snprintf(file, sizeof(file), "%s/busy", data_dir);
+	if (mkdir(c, 0755))
+		goto cleanup;
+	pid = fork();
+	if (pid < 0)
+		goto cleanup;
+	if (pid == 0)
+		_exit(lab_enter_cgroup(c) || write_page(file));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		goto cleanup;
+	/* Clean and on the removed cgroup's writeback no more. */
+	sync();
+	if (probe_write("hold", file) || probe_write("lock", "1"))
+		goto cleanup;
+	held = 1;
+	set_reparent("1");
+	if (remove_cgroup(c))
+		goto cleanup;
+	/* The worker's first passes find the page locked. */
+	sleep(1);
+	probe_write("release", "1");
+	held = 0;
+	if (lab_wait_dying_zero(cg, 4000) < 0) {
+		printf("# the page that was locked kept the removed cgroup dying\n");
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (held)
+		probe_write("release", "1");
+	set_reparent("0");
+	unlink(file);
+	rmdir(c);
+	rmdir(cg);
+	return ret;
+}
+
 struct lab_test {
 	int (*fn)(void);
 	const char *name;
@@ -683,6 +731,7 @@ static const struct lab_test tests[] = {
 	T(test_reparent_top_level),
 	T(test_reparent_truncated_dirty),
 	T(test_reparent_late_charge),
+	T(test_reparent_busy_page),
 };
 
 /* Is test @name among the @argc names of @argv, or are there none? */

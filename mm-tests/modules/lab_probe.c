@@ -18,7 +18,9 @@
  *                  active memcg when one is pinned, else the writer's
  *   dirty          write 1: mark the held folio dirty through
  *                  set_page_dirty_lock(), as a GUP user that unpins does
- *   release        write 1: drop the held folio
+ *   lock           write 1: lock the held folio (folio_lock()), as a
+ *                  reader or writeback would; write 0: unlock it
+ *   release        write 1: drop the held folio (unlocked first)
  *
  * With none of this a user can reach the states the tests need in a
  * bounded time: a page kept after its file was truncated and then dirtied
@@ -44,6 +46,7 @@ static DEFINE_MUTEX(probe_lock);
 static struct dentry *probe_dir;
 static struct mem_cgroup *pinned;	/* under probe_lock */
 static struct folio *held;		/* under probe_lock */
+static bool held_locked;		/* under probe_lock */
 static struct mem_cgroup *queue_memcg;	/* under probe_lock */
 
 /* A path or word written to one of the files, without its newline. */
@@ -239,11 +242,47 @@ static const struct file_operations dirty_fops = {
 	.write = dirty_write,
 };
 
+static ssize_t lock_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	char word[4];
+	int ret;
+
+	ret = probe_arg(ubuf, len, word, sizeof(word));
+	if (ret)
+		return ret;
+	if (strcmp(word, "0") && strcmp(word, "1"))
+		return -EINVAL;
+	mutex_lock(&probe_lock);
+	if (!held) {
+		ret = -ENOENT;
+	} else if (held_locked == (word[0] == '1')) {
+		ret = -EINVAL;
+	} else {
+		if (held_locked)
+			folio_unlock(held);
+		else
+			folio_lock(held);
+		held_locked = !held_locked;
+		ret = len;
+	}
+	mutex_unlock(&probe_lock);
+	return ret;
+}
+
+static const struct file_operations lock_fops = {
+	.owner = THIS_MODULE,
+	.write = lock_write,
+};
+
 static void release_held(void)
 {
+	if (held && held_locked)
+		folio_unlock(held);
 	if (held)
 		folio_put(held);
 	held = NULL;
+	held_locked = false;
 }
 
 static ssize_t release_write(struct file *file, const char __user *ubuf,
@@ -270,6 +309,7 @@ static int __init lab_probe_init(void)
 	debugfs_create_file("pin", 0600, probe_dir, NULL, &pin_fops);
 	debugfs_create_file("hold", 0200, probe_dir, NULL, &hold_fops);
 	debugfs_create_file("dirty", 0200, probe_dir, NULL, &dirty_fops);
+	debugfs_create_file("lock", 0200, probe_dir, NULL, &lock_fops);
 	debugfs_create_file("release", 0200, probe_dir, NULL, &release_fops);
 	return 0;
 }
