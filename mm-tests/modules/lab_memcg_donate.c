@@ -273,6 +273,20 @@ cleanup:
 }
 
 /*
+ * @memcg's objects on lab_lru, on every node: an object is listed on the
+ * node of its page, and the guest may have more than one.
+ */
+static unsigned long lab_lru_count(struct mem_cgroup *memcg)
+{
+	unsigned long nr = 0;
+	int nid;
+
+	for_each_online_node(nid)
+		nr += list_lru_count_one(&lab_lru, nid, memcg);
+	return nr;
+}
+
+/*
  * The removed memcg's objects stay on its list_lru lists, which went to the
  * parent at removal, after their page changed owner: deleting them empties
  * the parent's list, and the adopter's own objects are counted as its own.
@@ -282,20 +296,21 @@ cleanup:
 static int test_old_objects_keep_owner(struct mem_cgroup *memcg,
 				       struct lab_obj **objs, int nr)
 {
-	int nid = numa_mem_id(), ret = -1, i;
-	unsigned long p0, p1, n0;
+	unsigned long p0, p1, n0, n1;
+	int ret = -1, i;
 
-	p0 = list_lru_count_one(&lab_lru, nid, lab_parent);
+	p0 = lab_lru_count(lab_parent);
 	for (i = 0; i < nr; i++)
 		list_lru_add(&lab_lru, &objs[i]->lru);
-	n0 = list_lru_count_one(&lab_lru, nid, memcg);
+	n0 = lab_lru_count(memcg);
 	for (i = 1; i < FILL_OBJS; i += 2)
 		list_lru_del(&lab_lru, &old_objs[i]->lru);
-	p1 = list_lru_count_one(&lab_lru, nid, lab_parent);
+	p1 = lab_lru_count(lab_parent);
+	n1 = lab_lru_count(memcg);
 	pr_info("# list_lru: parent %lu -> %lu, adopter %lu -> %lu\n",
-		p0, p1, n0, list_lru_count_one(&lab_lru, nid, memcg));
+		p0, p1, n0, n1);
 	if (p0 < FILL_OBJS / 2 || p1 != p0 - FILL_OBJS / 2 || n0 != nr ||
-	    list_lru_count_one(&lab_lru, nid, memcg) != nr)
+	    n1 != nr)
 		goto cleanup;
 	ret = 0;
 cleanup:
