@@ -11,7 +11,8 @@
  * Each cycle is one job of a kind, in turn:
  *   plain   no limit
  *   tight   memory.max so low that the job's own charges fail (ENOMEM)
- *   oom     a low memory.max and anonymous memory over it: an OOM kill
+ *   oom     a low memory.max, no swap, and anonymous memory over it: an
+ *           OOM kill
  *   faulty  the job's allocations fail by injection (make-it-fail)
  *   race    the job leaves its cgroup halfway (for PARENT/hold) and goes on
  *           freeing and allocating while its cgroup is removed
@@ -354,6 +355,9 @@ static void run_cycle(int w, long cycle, enum kind kind)
 	if ((kind == TIGHT && lab_write_file(cg, "memory.max", TIGHT_MAX)) ||
 	    (kind == OOM && lab_write_file(cg, "memory.max", OOM_MAX)))
 		error("memory.max of", cg);
+	/* The guest has swap: without this the OOM job would swap, not die */
+	if (kind == OOM && lab_write_file(cg, "memory.swap.max", "0"))
+		error("memory.swap.max of", cg);
 	if (pipe(sync)) {
 		error("pipe for", cg);
 		remove_cgroup(cg);
