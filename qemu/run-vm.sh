@@ -218,7 +218,13 @@ fi
 echo "$verdict ($elapsed s)" >"$out/verdict"
 if ((code != 0)); then
 	echo "run-vm: $out: $verdict after $elapsed s; console tail:" >&2
-	[[ -z "$splats" ]] || echo "$splats" | head -n 20 >&2
+	if [[ -n "$splats" ]]; then
+		head -n 20 <<<"$splats" >&2
+		# The first splat whole: its RIP and call trace name the culprit.
+		first_line=${splats%%:*}
+		echo "run-vm: the first splat, from console line $first_line:" >&2
+		sed -n "${first_line},$((first_line + 39))p" "$out/console.log" | sed 's/^/  ! /' >&2
+	fi
 	tail -n 25 "$out/console.log" | sed 's/^/  | /' >&2
 fi
 exit "$code"

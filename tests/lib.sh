@@ -65,6 +65,15 @@ vm_run() {
 	VM_VERDICT=$(cat "$VM_OUT/verdict" 2>/dev/null || echo "no verdict")
 }
 
+# scenario_failure LOG: what a failed scripts/run-scenario.sh run said:
+# run-vm's verdict, the header line of each splat and the first splat
+# whole (its RIP and call trace, where the console's tail of a long stall
+# report shows only registers), and the scenario's last line.
+scenario_failure() {
+	grep -a -A 70 '^run-vm: ' "$1" | grep -a -v '^  | ' | head -n 70 || true
+	tail -n 1 "$1"
+}
+
 # tap_results FILE: "name pass|fail|skip" for each test in the TAP or KTAP
 # file FILE, the first report of each test number only (forked children
 # may repeat lines); nothing if FILE is missing.

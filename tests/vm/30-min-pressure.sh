@@ -11,7 +11,7 @@ cd "$LAB_ROOT"
 run=$LAB_CHECK_OUT/min-pressure
 rm -rf "$run"
 if ! LAB_RUN_DIR=$run scripts/run-scenario.sh check-min-pressure 0 >"$LAB_CHECK_OUT/min-pressure.log" 2>&1; then
-	tail -n 20 "$LAB_CHECK_OUT/min-pressure.log"
+	scenario_failure "$LAB_CHECK_OUT/min-pressure.log"
 	t_fail "min-pressure: churn scenario ran on all variants" "see $LAB_CHECK_OUT/min-pressure.log"
 	exit 0
 fi
@@ -104,7 +104,7 @@ run=$LAB_CHECK_OUT/min-pressure-2rp
 rm -rf "$run"
 name="min-pressure: series-2rp at the default size: leftover inodes are pressed as they come back"
 if ! LAB_RUN_DIR=$run scripts/run-scenario.sh check-min-pressure-2rp 0 >"$LAB_CHECK_OUT/min-pressure-2rp.log" 2>&1; then
-	tail -n 20 "$LAB_CHECK_OUT/min-pressure-2rp.log"
+	scenario_failure "$LAB_CHECK_OUT/min-pressure-2rp.log"
 	t_fail "$name" "the scenario did not run; see $LAB_CHECK_OUT/min-pressure-2rp.log"
 	exit 0
 fi

@@ -11,6 +11,6 @@ if LAB_RUN_DIR=$run scripts/run-scenario.sh smoke 1 >"$LAB_CHECK_OUT/smoke.log" 
 	grep -q '^churn\.nr_dying_descendants .* 20 ±0' "$run/table.txt"; then
 	t_pass "smoke: make run SCENARIO=smoke QUICK=1 compares stock and series"
 else
-	tail -n 10 "$LAB_CHECK_OUT/smoke.log"
+	scenario_failure "$LAB_CHECK_OUT/smoke.log"
 	t_fail "smoke: make run SCENARIO=smoke QUICK=1" "see $LAB_CHECK_OUT/smoke.log"
 fi
