@@ -557,6 +557,34 @@ static int write_page(const char *path)
 }
 
 /*
+ * Make @cg (a new cgroup @name below the parent) and @c (its child "c"),
+ * and have a task in @c write a page to @file (DATA_DIR/@name), which
+ * charges it to @c; 0 or -1.  The buffers are the callers' arrays.
+ */
+static int child_writes_page(const char *name, char cg[2048], char c[4096],
+			     char file[4096])
+{
+	int status;
+	pid_t pid;
+
+	if (lab_make_parent_cgroup(cg, 2048, parent_cg, name) < 0)
+		return -1;
+	snprintf(c, 4096, "%s/c", cg);
+	snprintf(file, 4096, "%s/%s", data_dir, name);
+	if (mkdir(c, 0755))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(lab_enter_cgroup(c) || write_page(file));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
+/*
  * A page of a removed cgroup that was truncated from its file while a
  * user held it and was then dirtied by that user (as a GUP user does
  * when it unpins a buffer it wrote to) is not moved: it is on its way to
@@ -565,23 +593,10 @@ static int write_page(const char *path)
  */
 static int test_reparent_truncated_dirty(void)
 {
-	char cg[2048], c[4096], file[4096];
-	int ret = -1, status, held = 0;
-	pid_t pid;
+	char cg[2048] = "", c[4096] = "", file[4096] = "";
+	int ret = -1, held = 0;
 
-	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "trunc") < 0)
-		goto cleanup;
-	snprintf(c, sizeof(c), "%s/c", cg);
-	snprintf(file, sizeof(file), "%s/truncated", data_dir);
-	if (mkdir(c, 0755))
-		goto cleanup;
-	pid = fork();
-	if (pid < 0)
-		goto cleanup;
-	if (pid == 0)
-		_exit(lab_enter_cgroup(c) || write_page(file));
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (child_writes_page("trunc", cg, c, file))
 		goto cleanup;
 	if (probe_write("hold", file))
 		goto cleanup;
@@ -673,23 +688,10 @@ cleanup:
  */
 static int test_reparent_busy_page(void)
 {
-	char cg[2048], c[4096], file[4096];
-	int ret = -1, status, held = 0;
-	pid_t pid;
+	char cg[2048] = "", c[4096] = "", file[4096] = "";
+	int ret = -1, held = 0;
 
-	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "busy") < 0)
-		goto cleanup;
-	snprintf(c, sizeof(c), "%s/c", cg);
-	snprintf(file, sizeof(file), "%s/busy", data_dir);
-	if (mkdir(c, 0755))
-		goto cleanup;
-	pid = fork();
-	if (pid < 0)
-		goto cleanup;
-	if (pid == 0)
-		_exit(lab_enter_cgroup(c) || write_page(file));
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (child_writes_page("busy", cg, c, file))
 		goto cleanup;
 	/* Clean and on the removed cgroup's writeback no more. */
 	sync();
