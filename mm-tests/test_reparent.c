@@ -680,7 +680,7 @@ cleanup:
 }
 
 /*
- * A page the worker finds locked (a reader, writeback) is passed over and
+ * A page the worker finds locked (a read filling it, a truncation) is passed over and
  * retried: once it is unlocked the removed cgroup goes.  Before the fix,
  * with the multi-gen LRU enabled, the worker took the memcg's LRU sizes,
  * which the multi-gen LRU does not keep, for empty, stopped after the
@@ -690,6 +690,7 @@ static int test_reparent_busy_page(void)
 {
 	char cg[2048] = "", c[4096] = "", file[4096] = "";
 	int ret = -1, held = 0;
+	long busy;
 
 	if (child_writes_page("busy", cg, c, file))
 		goto cleanup;
@@ -698,11 +699,16 @@ static int test_reparent_busy_page(void)
 	if (probe_write("hold", file) || probe_write("lock", "1"))
 		goto cleanup;
 	held = 1;
+	busy = lab_read_key("/proc", "vmstat", "memcg_reparent_busy");
 	set_reparent("1");
 	if (remove_cgroup(c))
 		goto cleanup;
 	/* The worker's first passes find the page locked. */
 	sleep(1);
+	if (lab_read_key("/proc", "vmstat", "memcg_reparent_busy") <= busy) {
+		printf("# the worker never found the page locked\n");
+		goto cleanup;
+	}
 	probe_write("release", "1");
 	held = 0;
 	if (lab_wait_dying_zero(cg, 4000) < 0) {
@@ -713,6 +719,57 @@ static int test_reparent_busy_page(void)
 cleanup:
 	if (held)
 		probe_write("release", "1");
+	set_reparent("0");
+	unlink(file);
+	rmdir(c);
+	rmdir(cg);
+	return ret;
+}
+
+/*
+ * A page of a removed cgroup that is mlocked while its worker runs is on
+ * no list the worker walks; once it is munlocked it goes back on one, and
+ * the worker must come back for it: the removed cgroup goes.  Before the
+ * fix the munlock put it back without calling the worker, which had
+ * already found the lists empty and stopped, and the page kept the
+ * cgroup dying.
+ */
+static int test_reparent_munlocked_page(void)
+{
+	char cg[2048] = "", c[4096] = "", file[4096] = "";
+	void *map = MAP_FAILED;
+	int ret = -1, fd = -1;
+
+	if (child_writes_page("mlock", cg, c, file))
+		goto cleanup;
+	sync();
+	/* An atime update would dirty the inode on the cgroup's writeback. */
+	fd = open(file, O_RDONLY | O_NOATIME);
+	if (fd < 0)
+		goto cleanup;
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED || mlock(map, 4096))
+		goto cleanup;
+	set_reparent("1");
+	if (remove_cgroup(c))
+		goto cleanup;
+	/* The worker runs and finds only the unevictable page. */
+	sleep(1);
+	if (lab_wait_dying_zero(cg, 0) >= 0) {
+		printf("# the removed cgroup went while its page was mlocked\n");
+		goto cleanup;
+	}
+	munlock(map, 4096);
+	if (lab_wait_dying_zero(cg, 4000) < 0) {
+		printf("# the page munlocked after the worker ended kept the removed cgroup dying\n");
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (map != MAP_FAILED)
+		munmap(map, 4096);
+	if (fd >= 0)
+		close(fd);
 	set_reparent("0");
 	unlink(file);
 	rmdir(c);
@@ -734,6 +791,7 @@ static const struct lab_test tests[] = {
 	T(test_reparent_truncated_dirty),
 	T(test_reparent_late_charge),
 	T(test_reparent_busy_page),
+	T(test_reparent_munlocked_page),
 };
 
 /* Is test @name among the @argc names of @argv, or are there none? */

@@ -18,8 +18,8 @@
  *                  active memcg when one is pinned, else the writer's
  *   dirty          write 1: mark the held folio dirty through
  *                  set_page_dirty_lock(), as a GUP user that unpins does
- *   lock           write 1: lock the held folio (folio_lock()), as a
- *                  reader or writeback would; write 0: unlock it
+ *   lock           write 1: lock the held folio, as a read filling it
+ *                  or a truncation would; write 0: unlock it
  *   release        write 1: drop the held folio (unlocked first)
  *
  * With none of this a user can reach the states the tests need in a
@@ -229,7 +229,10 @@ static ssize_t dirty_write(struct file *file, const char __user *ubuf,
 	int ret = -ENOENT;
 
 	mutex_lock(&probe_lock);
-	if (held) {
+	if (held && held_locked) {
+		/* set_page_dirty_lock() would wait for our own lock */
+		ret = -EBUSY;
+	} else if (held) {
 		set_page_dirty_lock(&held->page);
 		ret = len;
 	}
@@ -259,12 +262,13 @@ static ssize_t lock_write(struct file *file, const char __user *ubuf,
 	} else if (held_locked == (word[0] == '1')) {
 		ret = -EINVAL;
 	} else {
+		ret = len;
 		if (held_locked)
 			folio_unlock(held);
-		else
-			folio_lock(held);
-		held_locked = !held_locked;
-		ret = len;
+		else if (folio_lock_killable(held))
+			ret = -EINTR;
+		if (ret > 0)
+			held_locked = !held_locked;
 	}
 	mutex_unlock(&probe_lock);
 	return ret;
