@@ -13,6 +13,7 @@
  * that they can. Some tests read kernel state through lab_probe.ko
  * (mm-tests/modules/lab_probe.c), which the job loads first.
  */
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -57,6 +58,27 @@ static long reparent_moved(void)
 	long v = lab_read_key("/proc", "vmstat", "memcg_reparent_moved");
 
 	return v < 0 ? 0 : v;
+}
+
+/*
+ * Wait up to @max_ms for the vmstat counter @key to exceed @than; then
+ * wait until it has not changed for @quiet_ms.  0, or -1 on timeout.
+ */
+static int wait_vmstat_settled(const char *key, long than, long max_ms,
+			       long quiet_ms)
+{
+	long last = lab_read_key("/proc", "vmstat", key), still = 0, ms;
+
+	for (ms = 0; ms < max_ms && (last <= than || still < quiet_ms);
+	     ms += 50) {
+		long now;
+
+		usleep(50 * 1000);
+		now = lab_read_key("/proc", "vmstat", key);
+		still = now == last ? still + 50 : 0;
+		last = now;
+	}
+	return last > than && still >= quiet_ms ? 0 : -1;
 }
 
 /* The body of job @id: FILES_PER_JOB files of a page, and the shared one. */
@@ -696,19 +718,22 @@ static int test_reparent_busy_page(void)
 		goto cleanup;
 	/* Clean and on the removed cgroup's writeback no more. */
 	sync();
-	if (probe_write("hold", file) || probe_write("lock", "1"))
+	if (probe_write("hold", file))
 		goto cleanup;
 	held = 1;
+	if (probe_write("lock", "1"))
+		goto cleanup;
 	busy = lab_read_key("/proc", "vmstat", "memcg_reparent_busy");
 	set_reparent("1");
 	if (remove_cgroup(c))
 		goto cleanup;
-	/* The worker's first passes find the page locked. */
-	sleep(1);
-	if (lab_read_key("/proc", "vmstat", "memcg_reparent_busy") <= busy) {
+	/* The worker's first pass finds the page locked, and decides. */
+	if (lab_read_key("/proc", "vmstat", "memcg_reparent_busy") < 0 ||
+	    wait_vmstat_settled("memcg_reparent_busy", busy, 5000, 0)) {
 		printf("# the worker never found the page locked\n");
 		goto cleanup;
 	}
+	usleep(300 * 1000);
 	probe_write("release", "1");
 	held = 0;
 	if (lab_wait_dying_zero(cg, 4000) < 0) {
@@ -738,8 +763,18 @@ static int test_reparent_munlocked_page(void)
 {
 	char cg[2048] = "", c[4096] = "", file[4096] = "";
 	void *map = MAP_FAILED;
-	int ret = -1, fd = -1;
+	int ret = -1, fd = -1, cpu;
+	cpu_set_t cpus;
+	long passes;
 
+	/*
+	 * munlock() drains the mlock batch of the CPU it ends on; the page
+	 * was queued on the CPU of the page walk: keep them the same.
+	 */
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		goto cleanup;
 	if (child_writes_page("mlock", cg, c, file))
 		goto cleanup;
 	sync();
@@ -750,22 +785,32 @@ static int test_reparent_munlocked_page(void)
 	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED || mlock(map, 4096))
 		goto cleanup;
+	passes = lab_read_key("/proc", "vmstat", "memcg_reparent_passes");
 	set_reparent("1");
 	if (remove_cgroup(c))
 		goto cleanup;
-	/* The worker runs and finds only the unevictable page. */
-	sleep(1);
+	/* The worker runs, finds only the unevictable page, and stops. */
+	if (passes < 0 ||
+	    wait_vmstat_settled("memcg_reparent_passes", passes, 10000, 500)) {
+		printf("# the worker did not run and stop\n");
+		goto cleanup;
+	}
 	if (lab_wait_dying_zero(cg, 0) >= 0) {
 		printf("# the removed cgroup went while its page was mlocked\n");
 		goto cleanup;
 	}
-	munlock(map, 4096);
+	if (munlock(map, 4096))
+		goto cleanup;
 	if (lab_wait_dying_zero(cg, 4000) < 0) {
 		printf("# the page munlocked after the worker ended kept the removed cgroup dying\n");
 		goto cleanup;
 	}
 	ret = 0;
 cleanup:
+	CPU_ZERO(&cpus);
+	for (cpu = 0; cpu < get_nprocs(); cpu++)
+		CPU_SET(cpu, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
 	if (map != MAP_FAILED)
 		munmap(map, 4096);
 	if (fd >= 0)
