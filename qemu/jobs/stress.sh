@@ -39,6 +39,15 @@ reclaim_all() {
 	done
 }
 
+# Swap entries of removed cgroups hold their memcgs (an id reference,
+# stock 6.1; page reparenting leaves swap alone): read all swap back in,
+# which charges it to the reader and drops the entries. Nothing to do
+# where the guest has no swap.
+swap_in_all() {
+	grep -q '^/dev/vdb ' /proc/swaps || return 0
+	swapoff /dev/vdb && swapon /dev/vdb
+}
+
 # Two scans: kmemleak reports an object only once it has been seen
 # unreferenced, and unchanged, by consecutive scans.
 leak_scan() {
@@ -84,6 +93,10 @@ echo 1 >/proc/sys/vm/memcg_reparent_pages 2>/dev/null
 echo 2 >/proc/sys/vm/shrink_slab_min_pressure 2>/dev/null
 reclaim_all
 dying_ms=$(dyingwait -c "$cg" -t 60 | awk '$1 == "dying_zero_ms" { print $2 }')
+reclaim_all
+fig dying_before_swapin "$(awk '$1 == "nr_dying_descendants" { print $2 }' "$cg/cgroup.stat")"
+fig swap_used_kb "$(awk '$1 == "SwapTotal:" { t = $2 } $1 == "SwapFree:" { f = $2 } END { print t - f }' /proc/meminfo)"
+swap_in_all || exit 1
 reclaim_all
 # Reclaim what the parent still holds (page cache that came back to it
 # after the drop) and flush the per-CPU charge caches: a high limit of 0
