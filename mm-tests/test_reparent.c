@@ -606,6 +606,15 @@ static int child_writes_page(const char *name, char cg[2048], char c[4096],
 	return 0;
 }
 
+/* Undo child_writes_page() and the switch; what is not there is skipped. */
+static void undo_child_page(const char *cg, const char *c, const char *file)
+{
+	set_reparent("0");
+	unlink(file);
+	rmdir(c);
+	rmdir(cg);
+}
+
 /*
  * A page of a removed cgroup that was truncated from its file while a
  * user held it and was then dirtied by that user (as a GUP user does
@@ -646,10 +655,7 @@ static int test_reparent_truncated_dirty(void)
 cleanup:
 	if (held)
 		probe_write("release", "1");
-	set_reparent("0");
-	unlink(file);
-	rmdir(c);
-	rmdir(cg);
+	undo_child_page(cg, c, file);
 	return ret;
 }
 
@@ -694,16 +700,13 @@ static int test_reparent_late_charge(void)
 cleanup:
 	if (pinned)
 		probe_write("pin", "-");
-	set_reparent("0");
-	unlink(file);
-	rmdir(c);
-	rmdir(cg);
+	undo_child_page(cg, c, file);
 	return ret;
 }
 
 /*
- * A page the worker finds locked (a read filling it, a truncation) is passed over and
- * retried: once it is unlocked the removed cgroup goes.  Before the fix,
+ * A page the worker finds locked (a read filling it, a truncation) is
+ * passed over and retried: once it is unlocked the removed cgroup goes.  Before the fix,
  * with the multi-gen LRU enabled, the worker took the memcg's LRU sizes,
  * which the multi-gen LRU does not keep, for empty, stopped after the
  * first pass, and the page kept the cgroup dying.
@@ -744,10 +747,7 @@ static int test_reparent_busy_page(void)
 cleanup:
 	if (held)
 		probe_write("release", "1");
-	set_reparent("0");
-	unlink(file);
-	rmdir(c);
-	rmdir(cg);
+	undo_child_page(cg, c, file);
 	return ret;
 }
 
@@ -815,10 +815,7 @@ cleanup:
 		munmap(map, 4096);
 	if (fd >= 0)
 		close(fd);
-	set_reparent("0");
-	unlink(file);
-	rmdir(c);
-	rmdir(cg);
+	undo_child_page(cg, c, file);
 	return ret;
 }
 
