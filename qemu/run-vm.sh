@@ -27,7 +27,9 @@
 # died, hung or never reported; 3 the console holds a kernel splat.
 # The guest's status comes only from the virtio-serial port "status"; a
 # failing status ("none") is written there before the run, so a guest
-# that never reports reads as failed.
+# that never reports reads as failed. A guest still running at the timeout
+# is asked for its CPUs' and blocked tasks' stacks (sysrq l and w through
+# QEMU's monitor) before it is stopped: they land in console.log.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -118,7 +120,11 @@ swapimg=$out/swap.img
 rm -f "$img" "$swapimg"
 truncate -s "${scratch}M" "$img"
 mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
-trap 'rm -f "$img" "$swapimg" "$out/initrd.cpio"' EXIT
+# The monitor's socket: a short path of its own (a Unix socket path is at
+# most 107 bytes, and -o may be long).
+mondir=$(mktemp -d "/tmp/lab-hmp.XXXXXX")
+mon=$mondir/hmp.sock
+trap 'rm -f "$img" "$swapimg" "$out/initrd.cpio"; rm -rf "$mondir"' EXIT
 disks=(-drive "file=$img,format=raw,if=virtio,cache=unsafe")
 if ((swap > 0)); then
 	truncate -s "${swap}M" "$swapimg"
@@ -174,7 +180,8 @@ qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
 	-chardev "file,id=status,path=$out/status,append=on"
 	-device virtserialport,chardev=status,name=status
 	-chardev "file,id=results,path=$out/results.tar"
-	-device virtserialport,chardev=results,name=results)
+	-device virtserialport,chardev=results,name=results
+	-monitor "unix:$mon,server=on,wait=off")
 
 if [[ -z "$job" ]]; then
 	echo "run-vm: interactive guest; the console is logged to $out/console.log; Ctrl-a x quits QEMU"
@@ -184,8 +191,27 @@ if [[ -z "$job" ]]; then
 fi
 
 start=$SECONDS
+"${qemu[@]}" -serial "file:$out/console.log" </dev/null &
+qpid=$!
+hung=0
+if ! timeout "$timeout" tail --pid="$qpid" -f /dev/null; then
+	# A hung guest is asked for its stacks before it is stopped: sysrq-l
+	# backtraces every CPU (an NMI each), sysrq-w lists the tasks blocked
+	# in D state with their stacks; the vCPUs' registers go beside them.
+	hung=1
+	note "$out: no end within $timeout s; asking the guest for its stacks (sysrq l and w, 60 s), registers in $out/hung-monitor.txt"
+	"$LAB_ROOT/qemu/hmp-send.py" "$mon" "sendkey alt-sysrq-l" \
+		"30:sendkey alt-sysrq-w" "30:info registers -a" >"$out/hung-monitor.txt" ||
+		note "warning: the monitor did not answer; no stacks from the hung guest"
+	kill "$qpid" 2>/dev/null || true
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$qpid" 2>/dev/null || break
+		sleep 1
+	done
+	kill -9 "$qpid" 2>/dev/null || true
+fi
 set +e
-timeout -k 10 "$timeout" "${qemu[@]}" -serial "file:$out/console.log" </dev/null
+wait "$qpid"
 qrc=$?
 set -e
 elapsed=$((SECONDS - start))
@@ -199,7 +225,7 @@ status=$(sed -n 's/^lab-status: \([0-9][0-9]*\).*/\1/p' "$out/status" | tail -n 
 
 splats=$("$LAB_ROOT/qemu/scan-splats.sh" "$out/console.log" || true)
 first_splat=$(head -n 1 <<<"$splats" | sed -E 's/^[0-9]+:\[ *[0-9.]+\] //')
-if ((qrc == 124 || qrc == 137)); then
+if ((hung)); then
 	verdict="hung: no end within ${timeout} s"
 	code=2
 elif [[ -z "$status" ]]; then
@@ -225,6 +251,16 @@ if ((code != 0)); then
 		echo "run-vm: the first splat, from console line $first_line:" >&2
 		sed -n "${first_line},$((first_line + 39))p" "$out/console.log" | sed 's/^/  ! /' >&2
 	fi
-	tail -n 25 "$out/console.log" | sed 's/^/  | /' >&2
+	sysrq_line=$(grep -n -m 1 'sysrq: Show' "$out/console.log" | cut -d: -f1 || true)
+	if ((hung)) && [[ -n "$sysrq_line" ]]; then
+		echo "run-vm: what the hung guest printed for sysrq l and w, from console line $sysrq_line:" >&2
+		# Registers and code bytes are in hung-monitor.txt and the log;
+		# the stacks are what a reader needs here.
+		tail -n "+$sysrq_line" "$out/console.log" |
+			grep -vE 'Code: |(R[A-Z0-9]{2}|FS|CS|CR2|PKRU): ' |
+			head -n 150 | sed 's/^/  ? /' >&2
+	else
+		tail -n 25 "$out/console.log" | sed 's/^/  | /' >&2
+	fi
 fi
 exit "$code"
