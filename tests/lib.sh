@@ -59,10 +59,15 @@ vm_run() {
 	set +e
 	"$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/$kernel/bzImage" \
 		-i "$LAB_BUILD/initramfs.cpio" -j "$job" -o "$VM_OUT" "$@" \
-		</dev/null >/dev/null 2>&1
+		</dev/null >"$VM_OUT.run-vm.log" 2>&1
 	VM_RC=$?
 	set -e
 	VM_VERDICT=$(cat "$VM_OUT/verdict" 2>/dev/null || echo "no verdict")
+	# A hung guest's stacks (run-vm asked for them) are the only clue.
+	if [[ "$VM_VERDICT" == hung:* ]]; then
+		echo "# $name: $VM_VERDICT; its stacks (all in $VM_OUT.run-vm.log):"
+		grep -a '^  ? ' "$VM_OUT.run-vm.log" | head -n 100 | sed 's/^/#/' || true
+	fi
 }
 
 # scenario_failure LOG: what a failed scripts/run-scenario.sh run said:
