@@ -92,10 +92,25 @@ check_uint "swap size (-S)" "$swap"
 # as outside the shadow: a false "wild-memory-access" at boot (stress run
 # of 2026-12-05). Upstream reworked this in 2025 (a separate paging flag,
 # lore 20250517091639.3807875-9-ardb+git@google.com); 6.1 has not got it.
+# One host thread runs every vCPU (TCG's round robin) unless
+# LAB_TCG_THREAD=multi. QEMU 7.2's multi-threaded TCG let a vCPU keep
+# executing an int3 of a text patch that had finished and been synced
+# (tests/vm/15-static-key-flips.sh: stock, a static key flipped under
+# load: an "int3:" oops or a silent hang in about one run of two). Every
+# 6.1 kernel patches its text at the first cgroup mkdir and at each
+# sysctl that flips a static key; both hangs seen in make check were
+# this. Round robin was also faster for the lab's guests on this 2-core
+# host (a churn guest 68 s against 87 to 106 s); what it gives up is
+# fine-grained interleaving of the vCPUs, which race tests want: use
+# multi to hunt races, and read any int3 oops or hang there with this in
+# mind (docs/reliability.md).
+tcg_thread=${LAB_TCG_THREAD:-single}
+[[ "$tcg_thread" == single || "$tcg_thread" == multi ]] ||
+	die "LAB_TCG_THREAD must be single or multi, not '$tcg_thread'"
 tcg_boot=
 case "$accel" in
 tcg)
-	accel_args=(-accel tcg,thread=multi -cpu max,la57=off)
+	accel_args=(-accel "tcg,thread=$tcg_thread" -cpu max,la57=off)
 	tcg_boot="rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30 pci=noacpi"
 	;;
 kvm)

@@ -44,6 +44,17 @@ vm_case "userspace text WARNING: is no splat" 0 "^passed" 120 \
 vm_case "guest panics (sysrq c)" 2 "never reported" 120 \
 	'echo c >/proc/sysrq-trigger; sleep 100; exit 0'
 vm_case "guest hangs past its timeout" 2 "^hung" 40 'sleep 600; exit 0'
+# A hung guest's stacks come back: sysrq l and w through QEMU's monitor,
+# the vCPUs' registers beside them.
+out=$LAB_CHECK_OUT/runner-guest-hangs-past-its-timeout
+if grep -aq 'NMI backtrace for cpu 1' "$out/console.log" &&
+	grep -aq 'sysrq: Show Blocked State' "$out/console.log" &&
+	grep -q '^CPU#1' "$out/hung-monitor.txt"; then
+	t_pass "runner: a hung guest's CPU stacks, blocked tasks and registers are kept"
+else
+	t_fail "runner: a hung guest's CPU stacks, blocked tasks and registers are kept" \
+		"no sysrq l/w output in $out/console.log or no registers in hung-monitor.txt"
+fi
 # The guest kernel must see the vCPUs it is given (it saw one before the
 # base config had ACPI, whatever -smp said).
 vm_case "guest sees its 2 vCPUs" 0 "^passed" 120 \
