@@ -34,6 +34,7 @@ def main(argv):
         return 2
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
+        sock.settimeout(10)
         sock.connect(argv[1])
         read_to_prompt(sock, time.monotonic() + 10)
         for arg in argv[2:]:

@@ -7,7 +7,8 @@
 #   -j FILE    job script, run in the guest as /lab/job.sh; without -j the
 #              guest gives an interactive shell on this terminal
 #   -M FILE    kernel module to pack for the job (repeatable)
-#   -o DIR     output directory (console.log, status, results/, verdict)
+#   -o DIR     output directory (console.log, status, results/, verdict,
+#              qemu.cmdline; hung-monitor.txt after a hang)
 #   -a ARGS    extra kernel command line
 #   -t SECS    timeout for the whole run (default 600)
 #   -m MIB     guest memory (default 1024)
@@ -29,7 +30,9 @@
 # failing status ("none") is written there before the run, so a guest
 # that never reports reads as failed. A guest still running at the timeout
 # is asked for its CPUs' and blocked tasks' stacks (sysrq l and w through
-# QEMU's monitor) before it is stopped: they land in console.log.
+# QEMU's monitor) before it is stopped, about 70 s later: they land in
+# console.log, the vCPUs' registers in hung-monitor.txt. qemu.cmdline
+# records the QEMU command that ran.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -96,14 +99,14 @@ check_uint "swap size (-S)" "$swap"
 # LAB_TCG_THREAD=multi. QEMU 7.2's multi-threaded TCG let a vCPU keep
 # executing an int3 of a text patch that had finished and been synced
 # (tests/vm/15-static-key-flips.sh: stock, a static key flipped under
-# load: an "int3:" oops or a silent hang in about one run of two). Every
-# 6.1 kernel patches its text at the first cgroup mkdir and at each
-# sysctl that flips a static key; both hangs seen in make check were
-# this. Round robin was also faster for the lab's guests on this 2-core
-# host (a churn guest 68 s against 87 to 106 s); what it gives up is
-# fine-grained interleaving of the vCPUs, which race tests want: use
-# multi to hunt races, and read any int3 oops or hang there with this in
-# mind (docs/reliability.md).
+# load: an "int3:" oops or a silent hang). Every 6.1 kernel patches its
+# text at the first cgroup mkdir and at each sysctl that flips a static
+# key; the two hangs seen in make check were most likely this (neither
+# was caught with stacks). Round robin was also faster for the lab's
+# guests on this 2-core host (a churn guest 68 s against 87 to 106 s);
+# what it gives up is fine-grained interleaving of the vCPUs, which race
+# tests want: use multi to hunt races, and read any int3 oops or hang
+# there with this in mind (docs/reliability.md).
 tcg_thread=${LAB_TCG_THREAD:-single}
 [[ "$tcg_thread" == single || "$tcg_thread" == multi ]] ||
 	die "LAB_TCG_THREAD must be single or multi, not '$tcg_thread'"
@@ -127,7 +130,8 @@ fi
 [[ "$out" != *,* ]] || die "the output directory (-o) must not contain a comma: $out"
 
 mkdir -p "$out"
-rm -rf "$out/results" "$out/results.tar" "$out/console.log" "$out/status" "$out/verdict"
+rm -rf "$out/results" "$out/results.tar" "$out/console.log" "$out/status" "$out/verdict" \
+	"$out/hung-monitor.txt" "$out/qemu.cmdline"
 
 # Fresh ext4 scratch disk (vda) and swap disk (vdb) for every run.
 img=$out/scratch.img
@@ -139,7 +143,10 @@ mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
 # most 107 bytes, and -o may be long).
 mondir=$(mktemp -d "/tmp/lab-hmp.XXXXXX")
 mon=$mondir/hmp.sock
-trap 'rm -f "$img" "$swapimg" "$out/initrd.cpio"; rm -rf "$mondir"' EXIT
+qpid=
+# A run-vm that is stopped takes its QEMU with it.
+trap '[[ -z "$qpid" ]] || kill "$qpid" 2>/dev/null
+rm -f "$img" "$swapimg" "$out/initrd.cpio"; rm -rf "$mondir"' EXIT
 disks=(-drive "file=$img,format=raw,if=virtio,cache=unsafe")
 if ((swap > 0)); then
 	truncate -s "${swap}M" "$swapimg"
@@ -206,10 +213,20 @@ if [[ -z "$job" ]]; then
 fi
 
 start=$SECONDS
-"${qemu[@]}" -serial "file:$out/console.log" </dev/null &
+# What ran, for the record (tests/vm/15-static-key-flips.sh reads it).
+printf '%q ' "${qemu[@]}" -serial "file:$out/console.log" >"$out/qemu.cmdline"
+echo >>"$out/qemu.cmdline"
+# The outer timeout is a backstop: the wait below stops QEMU first, after
+# asking a hung guest for its stacks (at most 60 s and the monitor's 40).
+timeout -k 10 $((timeout + 150)) "${qemu[@]}" -serial "file:$out/console.log" </dev/null &
 qpid=$!
 hung=0
-if ! timeout "$timeout" tail --pid="$qpid" -f /dev/null; then
+set +e
+timeout "$timeout" tail --pid="$qpid" -f /dev/null
+wrc=$?
+set -e
+((wrc == 0 || wrc == 124)) || die "waiting for QEMU (pid $qpid) failed: timeout exited $wrc"
+if ((wrc == 124)); then
 	# A hung guest is asked for its stacks before it is stopped: sysrq-l
 	# backtraces every CPU (an NMI each), sysrq-w lists the tasks blocked
 	# in D state with their stacks; the vCPUs' registers go beside them.
@@ -223,12 +240,15 @@ if ! timeout "$timeout" tail --pid="$qpid" -f /dev/null; then
 		kill -0 "$qpid" 2>/dev/null || break
 		sleep 1
 	done
-	kill -9 "$qpid" 2>/dev/null || true
+	if kill -0 "$qpid" 2>/dev/null; then
+		kill -9 "$qpid" 2>/dev/null || true
+	fi
 fi
 set +e
 wait "$qpid"
 qrc=$?
 set -e
+qpid=
 elapsed=$((SECONDS - start))
 
 mkdir -p "$out/results"
@@ -271,10 +291,10 @@ if ((code != 0)); then
 		echo "run-vm: what the hung guest printed for sysrq l and w, from console line $sysrq_line:" >&2
 		# Registers and code bytes are in hung-monitor.txt and the log;
 		# the stacks are what a reader needs here.
-		tail -n "+$sysrq_line" "$out/console.log" |
-			grep -vE 'Code: |(R[A-Z0-9]{2}|FS|CS|CR2|PKRU): ' |
-			head -n 150 | sed 's/^/  ? /' >&2
-	else
+		awk -v from="$sysrq_line" 'NR >= from && n < 150 &&
+			!/Code: |(R(AX|BX|CX|DX|SI|DI|BP|SP|0[89]|1[0-5])|FS|CS|CR2|PKRU): / {
+			print "  ? " $0; n++ }' "$out/console.log" >&2
+	elif [[ -f "$out/console.log" ]]; then
 		tail -n 25 "$out/console.log" | sed 's/^/  | /' >&2
 	fi
 fi

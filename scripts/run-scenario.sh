@@ -93,7 +93,7 @@ printf '%s\n' "${reports[@]}" >"$run/report"
 	echo "kernel package: $LAB_SRCPKG $(installed_srcpkg_version)"
 	echo "series: $(series_patches | sed 's|.*/||' | tr '\n' ' ')"
 	echo "parameters: ${params[*]}"
-	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg}"
+	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg} (TCG threads: ${LAB_TCG_THREAD:-single})"
 } >"$run/info.txt"
 cat "$run/info.txt"
 

@@ -66,7 +66,11 @@ vm_run() {
 	# A hung guest's stacks (run-vm asked for them) are the only clue.
 	if [[ "$VM_VERDICT" == hung:* ]]; then
 		echo "# $name: $VM_VERDICT; its stacks (all in $VM_OUT.run-vm.log):"
-		grep -a '^  ? ' "$VM_OUT.run-vm.log" | head -n 100 | sed 's/^/#/' || true
+		if grep -aq '^  ? ' "$VM_OUT.run-vm.log"; then
+			grep -a '^  ? ' "$VM_OUT.run-vm.log" | head -n 100 | sed 's/^/#/' || true
+		else
+			grep -a '^  | ' "$VM_OUT.run-vm.log" | sed 's/^/#/' || true
+		fi
 	fi
 }
 

@@ -13,7 +13,8 @@ lab=/sys/fs/cgroup/lab
 mkdir "$lab" "$lab/w"
 echo +memory >"$lab/cgroup.subtree_control"
 hammer() {
-	echo $$ >"$lab/w/cgroup.procs"
+	# 0: the writer itself (busybox's $$ in a subshell is the parent).
+	echo 0 >"$lab/w/cgroup.procs"
 	while [ ! -e /tmp/flips-done ]; do
 		dd if=/dev/zero of=/tmp/f bs=4k count=64 2>/dev/null
 		rm -f /tmp/f

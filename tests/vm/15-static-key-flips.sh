@@ -12,10 +12,22 @@ cd "$LAB_ROOT"
 
 flips=${LAB_STATIC_KEY_FLIPS:-4000}
 check_uint LAB_STATIC_KEY_FLIPS "$flips"
-name="emulator: $flips flips of a static key under load (QEMU TCG, ${LAB_TCG_THREAD:-single}-threaded)"
+mode=${ACCEL:-tcg}
+[[ "$mode" != tcg ]] || mode="tcg, ${LAB_TCG_THREAD:-single}-threaded"
+name="emulator: $flips flips of a static key under load ($mode)"
 vm_run static-key-flips stock qemu/jobs/static-key-flips.sh -t 900 -a "preempt=full" -e "FLIPS=$flips"
 if ((VM_RC == 0)); then
 	t_pass "$name"
 else
 	t_fail "$name" "$VM_VERDICT"
+fi
+# The flips fail only now and then under multi-threaded TCG (one run of
+# two at 20000): what keeps the fix is the mode the runner starts QEMU in.
+if [[ -z "${LAB_TCG_THREAD:-}" && "${ACCEL:-tcg}" == tcg ]]; then
+	name="emulator: guests run under single-threaded TCG by default"
+	if grep -q 'tcg,thread=single' "$VM_OUT/qemu.cmdline" 2>/dev/null; then
+		t_pass "$name"
+	else
+		t_fail "$name" "$VM_OUT/qemu.cmdline: $(head -c 200 "$VM_OUT/qemu.cmdline" 2>/dev/null || echo missing)"
+	fi
 fi
