@@ -25,7 +25,7 @@ fi
 # two at 20000): what keeps the fix is the mode the runner starts QEMU in.
 if [[ -z "${LAB_TCG_THREAD:-}" && "${ACCEL:-tcg}" == tcg ]]; then
 	name="emulator: guests run under single-threaded TCG by default"
-	if grep -q 'tcg,thread=single' "$VM_OUT/qemu.cmdline" 2>/dev/null; then
+	if grep -qE 'tcg[\\]?,thread=single' "$VM_OUT/qemu.cmdline" 2>/dev/null; then
 		t_pass "$name"
 	else
 		t_fail "$name" "$VM_OUT/qemu.cmdline: $(head -c 200 "$VM_OUT/qemu.cmdline" 2>/dev/null || echo missing)"
