@@ -12,7 +12,9 @@ it, then the call targets NEW adds or drops. A static branch is a 2- or
 while its key is in its default state; a call is an out-of-line function
 the path may run. Whole functions are counted, not one path through them:
 a size that grows says code was added somewhere in the function, the
-static branches and calls say whether it can be skipped for free.
+static branches and calls say whether it can be skipped for free. A
+call or tail call counted here may sit behind a static branch: read the
+disassembly before calling it a cost of the default path.
 
 Needs objdump, nm and readelf (binutils). Exits 1 with a message if a
 file or a function is missing.
@@ -102,9 +104,12 @@ def account(vmlinux, name, syms, sites):
         if not m:
             continue
         insns += 1
+        t = re.search(r"<([^>+]+)", m[2])
         if m[1].startswith("call"):
-            t = re.search(r"<([^>+]+)", m[2])
             calls.append(t[1] if t else m[2].strip())
+        elif m[1].startswith("jmp") and t and t[1] != name:
+            # A tail call: a jump to another function.
+            calls.append(t[1] + "(tail)")
     branches = sum(1 for s in sites if addr <= s < addr + size)
     return insns, calls, branches
 
