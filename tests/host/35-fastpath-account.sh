@@ -2,7 +2,8 @@
 # scripts/fastpath-account.py reads the built kernels: every default slab
 # entry point is found in stock and series, each kernel's kmem_cache_alloc
 # has static branches (JUMP_LABEL on: the parser found the jump table),
-# and a function neither kernel has is refused by name.
+# a function neither kernel has is refused by name, and the slab hooks
+# are inlined in series as in stock.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -25,6 +26,16 @@ if scripts/fastpath-account.py "$base" "$new" >"$out" 2>&1; then
 	fi
 else
 	t_fail "$name" "the script failed: $(tail -n 1 "$out")"
+fi
+# With memcg_slab=shared the series may add only patched-out branches:
+# the slab hooks it added branches to must stay inline (GCC 12 had made
+# them calls on every allocation and free), as stock has them.
+name="fastpath account: the series' slab hooks are inlined as in stock"
+outlined=$(nm "$new" | awk '$2 ~ /^[tT]$/ && $3 ~ /^(slab_pre_alloc_hook|memcg_slab_pre_alloc_hook|memcg_slab_free_hook|cache_from_obj)(\.|$)/ { print $3 }' | tr '\n' ' ')
+if [[ -z "$outlined" ]]; then
+	t_pass "$name"
+else
+	t_fail "$name" "out of line in $new: $outlined"
 fi
 name="fastpath account: an unknown function is refused by name"
 if ! scripts/fastpath-account.py "$base" "$new" no_such_function_xyz >"$out.bad" 2>&1 &&
