@@ -706,10 +706,10 @@ cleanup:
 
 /*
  * A page the worker finds locked (a read filling it, a truncation) is
- * passed over and retried: once it is unlocked the removed cgroup goes.  Before the fix,
- * with the multi-gen LRU enabled, the worker took the memcg's LRU sizes,
- * which the multi-gen LRU does not keep, for empty, stopped after the
- * first pass, and the page kept the cgroup dying.
+ * passed over and retried: once it is unlocked the removed cgroup goes.
+ * Before the fix, with the multi-gen LRU enabled, the worker took the
+ * memcg's LRU sizes, which the multi-gen LRU does not keep, for empty,
+ * stopped after the first pass, and the page kept the cgroup dying.
  */
 static int test_reparent_busy_page(void)
 {

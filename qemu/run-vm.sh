@@ -213,12 +213,13 @@ if [[ -z "$job" ]]; then
 fi
 
 start=$SECONDS
+qemu+=(-serial "file:$out/console.log")
 # What ran, for the record (tests/vm/15-static-key-flips.sh reads it).
-printf '%q ' "${qemu[@]}" -serial "file:$out/console.log" >"$out/qemu.cmdline"
+printf '%q ' "${qemu[@]}" >"$out/qemu.cmdline"
 echo >>"$out/qemu.cmdline"
 # The outer timeout is a backstop: the wait below stops QEMU first, after
 # asking a hung guest for its stacks (at most 60 s and the monitor's 40).
-timeout -k 10 $((timeout + 150)) "${qemu[@]}" -serial "file:$out/console.log" </dev/null &
+timeout -k 10 $((timeout + 150)) "${qemu[@]}" </dev/null &
 qpid=$!
 hung=0
 set +e

@@ -18,10 +18,12 @@ jobs=$(mktemp -d)
 trap 'rm -rf "$jobs"' EXIT
 
 # vm_case NAME EXPECTED_EXIT VERDICT_PATTERN TIMEOUT JOB_BODY [run-vm args]
+# The run's output folder is left in CASE_OUT.
 vm_case() {
 	local name=$1 want=$2 pattern=$3 timeout=$4 body=$5 out rc t0 verdict
 	shift 5
 	out=$LAB_CHECK_OUT/runner-$(tr -c 'A-Za-z0-9\n' - <<<"$name")
+	CASE_OUT=$out
 	printf '#!/bin/sh\n%s\n' "$body" >"$jobs/job.sh"
 	t0=$SECONDS
 	set +e
@@ -46,7 +48,7 @@ vm_case "guest panics (sysrq c)" 2 "never reported" 120 \
 vm_case "guest hangs past its timeout" 2 "^hung" 40 'sleep 600; exit 0'
 # A hung guest's stacks come back: sysrq l and w through QEMU's monitor,
 # the vCPUs' registers beside them.
-out=$LAB_CHECK_OUT/runner-guest-hangs-past-its-timeout
+out=$CASE_OUT
 if grep -aq 'NMI backtrace for cpu 1' "$out/console.log" &&
 	grep -aq 'sysrq: Show Blocked State' "$out/console.log" &&
 	grep -q '^CPU#1' "$out/hung-monitor.txt"; then
