@@ -21,6 +21,7 @@
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include "lab_util.h"
+#include "lab_test.h"
 
 /* Allowed error of per-cpu batched memcg statistics, as in test_kmem.c. */
 #define MAX_VMSTAT_ERROR (4096L * 64 * get_nprocs())
@@ -190,7 +191,7 @@ static int test_high_reclaims_dentries(void)
 {
 	long slab, objs = -1, bound = NEG_DENTRIES * slab_objsize("dentry") / 2;
 	char cg[4096], dir[4096];
-	int ret = -1, err;
+	int ret = KSFT_FAIL, err;
 
 	snprintf(cg, sizeof(cg), "%s/high", parent_cg);
 	if (bound < 0) {
@@ -220,7 +221,7 @@ static int test_high_reclaims_dentries(void)
 		goto cleanup;
 	if (strcmp(policy, "shared") && (objs < 0 || objs > NEG_DENTRIES / 2))
 		goto cleanup;
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	remove_cgroup(cg);
 	return ret;
@@ -275,7 +276,7 @@ static int test_conserves_charge(void)
 {
 	long cur0, cur1, slab0, slab1, kids0, kids1 = -1;
 	char cg[4096], job[4200], dir[4096];
-	int ret = -1, i, waited;
+	int ret = KSFT_FAIL, i, waited;
 
 	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "conserve"))
 		goto cleanup;
@@ -312,7 +313,7 @@ static int test_conserves_charge(void)
 	if (labs(cur1 - cur0) > MAX_VMSTAT_ERROR ||
 	    labs(slab1 - slab0) > MAX_VMSTAT_ERROR || kids1 != kids0)
 		goto cleanup;
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	remove_cgroup(cg);
 	return ret;
@@ -370,11 +371,11 @@ out:
  */
 static int test_pin_keeps_dying(void)
 {
-	int ret = -1;
+	int ret = KSFT_FAIL;
 
 	if (dying_after_churn("pin") != JOBS)
 		goto cleanup;
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	return ret;
 }
@@ -386,32 +387,29 @@ cleanup:
  */
 static int test_reparent_frees_dying(void)
 {
-	int ret = -1;
+	int ret = KSFT_FAIL;
 
 	if (dying_after_churn("frees") != 0)
 		goto cleanup;
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	return ret;
 }
 
-struct lab_test {
-	const char *name;
-	int (*fn)(void);
-};
+static void unmount_tmpfs(void)
+{
+	umount(tmpfs_dir);
+}
 
 static const struct lab_test tests[] = {
-	{ "test_high_reclaims_dentries", test_high_reclaims_dentries },
-	{ "test_conserves_charge", test_conserves_charge },
-	{ "test_pin_keeps_dying", test_pin_keeps_dying },
-	{ "test_reparent_frees_dying", test_reparent_frees_dying },
+	LAB_TEST(test_high_reclaims_dentries),
+	LAB_TEST(test_conserves_charge),
+	LAB_TEST(test_pin_keeps_dying),
+	LAB_TEST(test_reparent_frees_dying),
 };
 
 int main(int argc, char **argv)
 {
-	size_t i;
-	int fails = 0;
-
 	if (argc != 3) {
 		fprintf(stderr, "usage: test_memcg_slab PARENT_CGROUP DIR\n");
 		return 2;
@@ -430,16 +428,8 @@ int main(int argc, char **argv)
 			tmpfs_dir, strerror(errno));
 		return 2;
 	}
+	atexit(unmount_tmpfs);
 	read_policy();
-	printf("TAP version 13\n1..%zu\n# memcg_slab policy: %s\n",
-	       sizeof(tests) / sizeof(tests[0]), policy);
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		int ret = tests[i].fn();
-
-		printf("%sok %zu %s\n", ret ? "not " : "", i + 1, tests[i].name);
-		fflush(stdout);
-		fails += !!ret;
-	}
-	umount(tmpfs_dir);
-	return fails ? 1 : 0;
+	ksft_print_msg("memcg_slab policy: %s\n", policy);
+	lab_run_tests(tests, LAB_NR_TESTS(tests), 0, NULL);
 }

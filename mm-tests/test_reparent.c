@@ -21,6 +21,7 @@
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include "lab_util.h"
+#include "lab_test.h"
 
 /* Allowed error of per-cpu batched memcg statistics, as in test_kmem.c. */
 #define MAX_VMSTAT_ERROR (4096L * 64 * get_nprocs())
@@ -173,7 +174,7 @@ static int run_jobs(const char *cg, const char *dir)
 static int test_reparent_frees_dying(void)
 {
 	char cg[4096], dir[4096];
-	int ret = -1;
+	int ret = KSFT_FAIL;
 	long ms;
 
 	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "frees") < 0)
@@ -188,7 +189,7 @@ static int test_reparent_frees_dying(void)
 	       ms < 0 ? (long)DYING_WAIT_MS : ms);
 	if (ms < 0)
 		goto cleanup;
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	set_reparent("0");
 	rmdir(cg);
@@ -239,7 +240,7 @@ static int test_reparent_conserves_charge(void)
 	struct charge_snapshot before, after;
 	long moved, dying, err = MAX_VMSTAT_ERROR, diff;
 	char cg[4096], dir[4096];
-	int ret = -1;
+	int ret = KSFT_FAIL;
 	size_t i;
 
 	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "conserves") < 0)
@@ -287,7 +288,7 @@ static int test_reparent_conserves_charge(void)
 			goto cleanup;
 		}
 	}
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	set_reparent("0");
 	rmdir(cg);
@@ -384,6 +385,21 @@ static int thp_job(const char *c, const char *d, int ready)
 	return madvise(thps, len, MADV_DONTNEED) ? 1 : 0;
 }
 
+/* Can anonymous memory be THPs here (madvise() or always)? */
+static int thp_available(void)
+{
+	char mode[128] = "";
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	if (!f)
+		return 0;
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	return !strstr(mode, "[never]") && mode[0];
+}
+
 /*
  * THPs charged to a removed cgroup and queued on its deferred split queue
  * (partially unmapped, COW-shared with a live cgroup's task) are moved
@@ -397,10 +413,14 @@ static int thp_job(const char *c, const char *d, int ready)
 static int test_reparent_thp_split_queue(void)
 {
 	char cg[2048], c[4096], d[4096], buf[64];
-	int ret = -1, fds[2] = { -1, -1 }, status = 0;
+	int ret = KSFT_FAIL, fds[2] = { -1, -1 }, status = 0;
 	pid_t job = -1, child = -1;
 	long q_moved, q_end, n;
 
+	if (!thp_available()) {
+		ksft_print_msg("no THPs for anonymous memory in this kernel\n");
+		return KSFT_SKIP;
+	}
 	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "thp") < 0)
 		goto cleanup;
 	snprintf(c, sizeof(c), "%s/c", cg);
@@ -447,7 +467,7 @@ static int test_reparent_thp_split_queue(void)
 	       q_moved, q_end);
 	if (q_moved < 0 || q_end < 0 || q_end > NR_THPS)
 		goto cleanup;
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	if (child > 0) {
 		kill(child, SIGKILL);
@@ -520,7 +540,7 @@ static int test_reparent_top_level(void)
 {
 	long before, moved, dropped, pages;
 	char cg[4096], file[4096];
-	int ret = -1, status;
+	int ret = KSFT_FAIL, status;
 	pid_t pid;
 
 	snprintf(cg, sizeof(cg), "%s/lab-top", CGROUP_ROOT);
@@ -552,7 +572,7 @@ static int test_reparent_top_level(void)
 	if (before < 0 || pages < 2048 || moved - before > 1024 ||
 	    dropped - before > 1024)
 		goto cleanup;
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	set_reparent("0");
 	unlink(file);
@@ -625,7 +645,7 @@ static void undo_child_page(const char *cg, const char *c, const char *file)
 static int test_reparent_truncated_dirty(void)
 {
 	char cg[2048] = "", c[4096] = "", file[4096] = "";
-	int ret = -1, held = 0;
+	int ret = KSFT_FAIL, held = 0;
 
 	if (child_writes_page("trunc", cg, c, file))
 		goto cleanup;
@@ -651,7 +671,7 @@ static int test_reparent_truncated_dirty(void)
 		printf("# the removed cgroup stayed dying after the page was released\n");
 		goto cleanup;
 	}
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	if (held)
 		probe_write("release", "1");
@@ -669,7 +689,7 @@ cleanup:
 static int test_reparent_late_charge(void)
 {
 	char cg[2048], c[4096], file[4096];
-	int ret = -1, pinned = 0;
+	int ret = KSFT_FAIL, pinned = 0;
 
 	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "late") < 0)
 		goto cleanup;
@@ -696,7 +716,7 @@ static int test_reparent_late_charge(void)
 		printf("# the late charge kept the removed cgroup dying\n");
 		goto cleanup;
 	}
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	if (pinned)
 		probe_write("pin", "-");
@@ -714,7 +734,7 @@ cleanup:
 static int test_reparent_busy_page(void)
 {
 	char cg[2048] = "", c[4096] = "", file[4096] = "";
-	int ret = -1, held = 0;
+	int ret = KSFT_FAIL, held = 0;
 	long busy;
 
 	if (child_writes_page("busy", cg, c, file))
@@ -743,7 +763,7 @@ static int test_reparent_busy_page(void)
 		printf("# the page that was locked kept the removed cgroup dying\n");
 		goto cleanup;
 	}
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	if (held)
 		probe_write("release", "1");
@@ -763,7 +783,7 @@ static int test_reparent_munlocked_page(void)
 {
 	char cg[2048] = "", c[4096] = "", file[4096] = "";
 	void *map = MAP_FAILED;
-	int ret = -1, fd = -1, cpu;
+	int ret = KSFT_FAIL, fd = -1, cpu;
 	cpu_set_t cpus;
 	long passes;
 
@@ -805,7 +825,7 @@ static int test_reparent_munlocked_page(void)
 		printf("# the page munlocked after the worker ended kept the removed cgroup dying\n");
 		goto cleanup;
 	}
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	CPU_ZERO(&cpus);
 	for (cpu = 0; cpu < get_nprocs(); cpu++)
@@ -819,51 +839,25 @@ cleanup:
 	return ret;
 }
 
-struct lab_test {
-	int (*fn)(void);
-	const char *name;
-};
-
-#define T(x) { x, #x }
 static const struct lab_test tests[] = {
-	T(test_reparent_frees_dying),
-	T(test_reparent_conserves_charge),
-	T(test_reparent_thp_split_queue),
-	T(test_reparent_top_level),
-	T(test_reparent_truncated_dirty),
-	T(test_reparent_late_charge),
-	T(test_reparent_busy_page),
-	T(test_reparent_munlocked_page),
+	LAB_TEST(test_reparent_frees_dying),
+	LAB_TEST(test_reparent_conserves_charge),
+	LAB_TEST(test_reparent_thp_split_queue),
+	LAB_TEST(test_reparent_top_level),
+	LAB_TEST(test_reparent_truncated_dirty),
+	LAB_TEST(test_reparent_late_charge),
+	LAB_TEST(test_reparent_busy_page),
+	LAB_TEST(test_reparent_munlocked_page),
 };
-
-/* Is test @name among the @argc names of @argv, or are there none? */
-static int selected(const char *name, int argc, char **argv)
-{
-	int i;
-
-	for (i = 0; i < argc; i++)
-		if (!strcmp(argv[i], name))
-			return 1;
-	return !argc;
-}
 
 int main(int argc, char **argv)
 {
-	size_t i, n = sizeof(tests) / sizeof(tests[0]), run = 0;
-	int failed = 0, a;
-
 	if (argc < 3) {
 		fprintf(stderr, "usage: test_reparent PARENT_CGROUP DIR [TEST...]\n");
 		return 2;
 	}
-	for (a = 3; a < argc; a++) {
-		for (i = 0; i < n && strcmp(argv[a], tests[i].name); i++)
-			;
-		if (i == n) {
-			fprintf(stderr, "test_reparent: no test named %s\n", argv[a]);
-			return 2;
-		}
-	}
+	lab_check_test_names("test_reparent", tests, LAB_NR_TESTS(tests),
+			     argc - 3, argv + 3);
 	parent_cg = argv[1];
 	data_dir = argv[2];
 	if (mkdir(data_dir, 0755) && errno != EEXIST) {
@@ -871,19 +865,5 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; i < n; i++)
-		run += selected(tests[i].name, argc - 3, argv + 3);
-	printf("1..%zu\n", run);
-	for (i = 0, run = 0; i < n; i++) {
-		int ok;
-
-		if (!selected(tests[i].name, argc - 3, argv + 3))
-			continue;
-		ok = tests[i].fn() == 0;
-		printf("%s %zu %s\n", ok ? "ok" : "not ok", ++run,
-		       tests[i].name);
-		failed += !ok;
-	}
-	return failed ? 1 : 0;
+	lab_run_tests(tests, LAB_NR_TESTS(tests), argc - 3, argv + 3);
 }

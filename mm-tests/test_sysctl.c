@@ -8,6 +8,7 @@
  * Prints TAP lines; exits 0 only if every test passed.
  */
 #include "lab_util.h"
+#include "lab_test.h"
 
 static char path[4096];
 static long max_value;
@@ -50,7 +51,7 @@ static int write_value(const char *s)
 /* Every value 0..MAX can be written and reads back as written. */
 static int test_valid_values(void)
 {
-	int ret = -1;
+	int ret = KSFT_FAIL;
 	char buf[32];
 	long v, got;
 
@@ -61,7 +62,7 @@ static int test_valid_values(void)
 			goto cleanup;
 		}
 	}
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	return ret;
 }
@@ -79,7 +80,7 @@ static int test_invalid_values(void)
 	};
 	char over[32];
 	long before, after;
-	int ret = -1, i, err;
+	int ret = KSFT_FAIL, i, err;
 
 	snprintf(over, sizeof(over), "%ld", max_value + 1);
 	if (write_value("1\n") || read_value(&before))
@@ -96,39 +97,28 @@ static int test_invalid_values(void)
 			goto cleanup;
 		}
 	}
-	ret = 0;
+	ret = KSFT_PASS;
 cleanup:
 	write_value("0\n");
 	return ret;
 }
 
+static const struct lab_test tests[] = {
+	LAB_TEST(test_valid_values),
+	LAB_TEST(test_invalid_values),
+};
+
 int main(int argc, char **argv)
 {
-	struct { int (*fn)(void); const char *name; } tests[] = {
-		{ test_valid_values, "test_valid_values" },
-		{ test_invalid_values, "test_invalid_values" },
-	};
-	int i, failed = 0, n = sizeof(tests) / sizeof(tests[0]);
-
 	if (argc != 3) {
 		fprintf(stderr, "usage: test_sysctl NAME MAX\n");
 		return 2;
 	}
 	snprintf(path, sizeof(path), "/proc/sys/%s", argv[1]);
 	max_value = lab_parse_count("test_sysctl", "MAX", argv[2]);
-	printf("TAP version 13\n1..%d\n", n);
-	if (access(path, R_OK | W_OK)) {
-		for (i = 0; i < n; i++)
-			printf("not ok %d %s # %s: %s\n", i + 1, tests[i].name,
-			       path, strerror(errno));
-		return 1;
-	}
-	for (i = 0; i < n; i++) {
-		int r = tests[i].fn();
-
-		printf("%sok %d %s %s\n", r ? "not " : "", i + 1, tests[i].name,
-		       argv[1]);
-		failed |= r;
-	}
-	return failed ? 1 : 0;
+	ksft_print_msg("%s, 0..%ld\n", path, max_value);
+	/* A missing sysctl fails every test (stock is the control). */
+	if (access(path, R_OK | W_OK))
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
+	lab_run_tests(tests, LAB_NR_TESTS(tests), 0, NULL);
 }
