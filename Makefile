@@ -57,13 +57,14 @@ modules: deps
 	@scripts/modules-build.sh "$(VARIANT)"
 
 mm-tests: deps
-	@$(MAKE) -s -C mm-tests OUT=$(CURDIR)/$(B)/mm-tests
+	@ksft=$$(scripts/tree-pristine.sh)/tools/testing/selftests && \
+		$(MAKE) -s -C mm-tests OUT=$(CURDIR)/$(B)/mm-tests KSFT_DIR=$$ksft
 
 kselftests: deps
 	@scripts/kselftests-build.sh $(B)/kselftests
 
-initramfs: mm-tests kselftests
-	@qemu/mkinitramfs.sh $(INITRAMFS) $(B)/mm-tests $(B)/kselftests
+initramfs: deps
+	@scripts/initramfs-build.sh
 
 boot: kernel initramfs
 	@qemu/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT) -a "$(APPEND)"

@@ -21,7 +21,8 @@
  * happens to the job (an error, a kill), the cycle removes its cgroup.
  *
  * At the end everything stops, DIR is emptied, and the caller judges the
- * kernel. Prints "stress_<name> value" lines: cycles, cycles per kind,
+ * kernel. Prints "name=value" figures, qemu/guest/lab-results.sh's
+ * format: cycles, cycles per kind,
  * cgroups_created/removed, jobs_ok/enomem/failed (another error)/killed/
  * timed_out (after JOB_SECONDS), the jobs' memory.events
  * (max, oom, oom_kill), toggles, reclaims, kworker_windows, cleaned_files,
@@ -635,26 +636,26 @@ int main(int argc, char **argv)
 	clean_pass(true);
 	remove_cgroup(hold);
 
-	printf("stress_seconds %.1f\n", lab_now() - t0);
-	printf("stress_cycles %ld\n", fig->cycles);
+	printf("seconds=%.1f\n", lab_now() - t0);
+	printf("cycles=%ld\n", fig->cycles);
 	for (i = 0; i < NR_KINDS; i++)
-		printf("stress_cycles_%s %ld\n", kind_names[i], fig->kind[i]);
-	printf("stress_cgroups_created %ld\n", fig->created);
-	printf("stress_cgroups_removed %ld\n", fig->removed);
-	printf("stress_jobs_ok %ld\nstress_jobs_enomem %ld\nstress_jobs_failed %ld\n",
+		printf("cycles_%s=%ld\n", kind_names[i], fig->kind[i]);
+	printf("cgroups_created=%ld\n", fig->created);
+	printf("cgroups_removed=%ld\n", fig->removed);
+	printf("jobs_ok=%ld\njobs_enomem=%ld\njobs_failed=%ld\n",
 	       fig->ok, fig->enomem, fig->failed);
-	printf("stress_jobs_killed %ld\nstress_jobs_timed_out %ld\n",
+	printf("jobs_killed=%ld\njobs_timed_out=%ld\n",
 	       fig->killed, fig->timed_out);
-	printf("stress_events_max %ld\nstress_events_oom %ld\nstress_events_oom_kill %ld\n",
+	printf("events_max=%ld\nevents_oom=%ld\nevents_oom_kill=%ld\n",
 	       fig->ev_max, fig->ev_oom, fig->ev_oom_kill);
-	printf("stress_toggles %ld\nstress_reclaims %ld\n", fig->toggles,
+	printf("toggles=%ld\nreclaims=%ld\n", fig->toggles,
 	       fig->reclaims);
-	printf("stress_kworker_windows %ld\nstress_cleaned_files %ld\n",
+	printf("kworker_windows=%ld\ncleaned_files=%ld\n",
 	       fig->windows, fig->cleaned);
-	printf("stress_faults_failslab %ld\n",
+	printf("faults_failslab=%ld\n",
 	       faults ? faults_injected("failslab") : 0);
-	printf("stress_faults_fail_page_alloc %ld\n",
+	printf("faults_fail_page_alloc=%ld\n",
 	       faults ? faults_injected("fail_page_alloc") : 0);
-	printf("stress_errors %ld\n", fig->errors);
+	printf("errors=%ld\n", fig->errors);
 	return 0;
 }

@@ -8,7 +8,7 @@ Usage: compare.py RUN_DIR
 RUN_DIR holds 'variants' (one label per line, in column order), optionally
 'report' (regular expressions, one per line: the rows to print) and one
 directory per guest run, LABEL-REP/results/figures.txt, with lines
-"metric value". Writes RUN_DIR/raw.csv and RUN_DIR/table.txt and prints
+"metric=value" (qemu/guest/lab-results.sh). Writes RUN_DIR/raw.csv and RUN_DIR/table.txt and prints
 the table.
 """
 import math
@@ -89,7 +89,7 @@ def load(run_dir):
             continue
         with open(path) as f:
             for line in f:
-                parts = line.split()
+                parts = line.strip().split("=")
                 if len(parts) != 2:
                     continue
                 try:

@@ -72,21 +72,20 @@ for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
 		"$LAB_ROOT/scripts/modules-build.sh" "$k"
 	fi
 done
-make -s -C "$LAB_ROOT" initramfs >/dev/null
+"$LAB_ROOT/scripts/initramfs-build.sh" >/dev/null
 
 # LAB_RUN_DIR: where the tests want a run's results (default results/).
 run=${LAB_RUN_DIR:-$LAB_ROOT/results/$(date +%Y%m%d-%H%M%S)-$scenario}
 mkdir -p "$run"
 printf '%s\n' "${labels[@]}" >"$run/variants"
 printf '%s\n' "${reports[@]}" >"$run/report"
-# The guest job: the scenario's parameters, then the job itself.
-{
-	echo "#!/bin/sh"
-	for p in "${params[@]}"; do
-		echo "export $p"
-	done
-	cat "$job"
-} >"$run/job.sh"
+# The guest job and its parameters (run-vm.sh -e), kept with the results.
+cp "$job" "$run/job.sh"
+printf '%s\n' "${params[@]}" >"$run/params"
+eargs=()
+for p in "${params[@]}"; do
+	eargs+=(-e "$p")
+done
 {
 	echo "scenario: $scenario (QUICK=$quick, $reps repetitions)"
 	echo "date: $(date -u +%FT%TZ)"
@@ -115,7 +114,7 @@ for ((r = 1; r <= reps; r++)); do
 		done
 		if ! "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/${kernels[i]}/bzImage" \
 			-i "$LAB_BUILD/initramfs.cpio" -j "$run/job.sh" -o "$out" \
-			-t "$timeout" -m "$mem" -a "${cmdlines[i]}" "${margs[@]}"; then
+			-t "$timeout" -m "$mem" -a "${cmdlines[i]}" "${margs[@]}" "${eargs[@]}"; then
 			die "${labels[i]} repetition $r failed: $(cat "$out/verdict")"
 		fi
 	done

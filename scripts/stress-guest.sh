@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Boot one stress guest (qemu/jobs/stress.sh) and keep its console.
+# Boot one stress guest (qemu/jobs/stress.sh); its figures are in
+# OUTDIR/results/figures.txt, the host's own (wall time, kernel splats on
+# the console) in OUTDIR/host.txt.
 # Usage: stress-guest.sh VARIANT POLICY SECONDS SIZE OUTDIR
 #   POLICY   the memcg_slab= boot value (shared, pin, reparent, donate)
 #   SIZE     1.. : SIZE*2 workers, SIZE*100 files per job, SIZE*512 MiB guest
 # Exit status: run-vm.sh's (0 passed, 1 job failed, 2 guest died or hung,
-# 3 kernel splat); the console is in OUTDIR/console.txt either way.
+# 3 kernel splat).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,6 +36,7 @@ esac
 caches=dentry,inode_cache,ext4_inode_cache,ext4_*,kmalloc-*,buffer_head,radix_tree_node,filp
 # Boot, baseline scan, cleanup and the final scans: up to 15 min beyond
 # the run under TCG with KASAN and kmemleak.
+t0=$SECONDS
 set +e
 "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/$variant/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 	-j "$LAB_ROOT/qemu/jobs/stress.sh" -o "$out" -t $((seconds + 900)) \
@@ -42,5 +45,8 @@ set +e
 	-a "memcg_slab=$policy slub_debug=FZPU,$caches kmemleak=on $extra" >/dev/null 2>&1
 rc=$?
 set -e
-tr -d '\r' <"$out/console.log" >"$out/console.txt" 2>/dev/null || true
+{
+	echo "wall_seconds=$((SECONDS - t0))"
+	echo "splats=$("$LAB_ROOT/qemu/scan-splats.sh" "$out/console.log" 2>/dev/null | wc -l)"
+} >"$out/host.txt"
 exit "$rc"

@@ -1,52 +1,56 @@
 #!/usr/bin/env bash
-# Judge one stress guest's console (scripts/stress-guest.sh): print its
-# figures, then one line per check, "ok  CHECK (detail)" or "FAIL CHECK
-# (detail)". Exit 1 if any check failed.
+# Judge one stress guest (scripts/stress-guest.sh) from its figures
+# (OUTDIR/results/figures.txt, and the host's in OUTDIR/host.txt): print
+# them, then one line per check, "ok  CHECK (detail)" or "FAIL CHECK
+# (detail)"; the checks also go to OUTDIR/checks.txt. Exit 1 if any check
+# failed.
 # Usage: stress-judge.sh OUTDIR POLICY
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [[ $# -eq 2 ]] || die "usage: ${0##*/} OUTDIR POLICY"
 out=$1 policy=$2
-con=$out/console.txt
-[[ -f "$con" ]] || die "no console in $out (run scripts/stress-guest.sh first)"
+figs=$out/results/figures.txt
+[[ -f "$out/host.txt" ]] || die "no $out/host.txt (run scripts/stress-guest.sh first)"
 
-# fig NAME: the figure the guest printed, or -1 if it did not
+# fig NAME: the figure the guest (or the host) recorded, or -1
 fig() {
 	local v
-	v=$(sed -nE "s/^# stress: $1 (-?[0-9]+)\$/\\1/p" "$con" | tail -n 1)
-	echo "${v:--1}"
+	v=$(cat "$figs" "$out/host.txt" 2>/dev/null | sed -n "s/^$1=//p" | tail -n 1)
+	[[ "$v" =~ ^-?[0-9]+(\.[0-9]+)?$ ]] || v=-1
+	echo "$v"
 }
 
 failed=0
+: >"$out/checks.txt"
 check() {
-	local name=$1 cond=$2 detail=$3
+	local name=$1 cond=$2 detail=$3 line
 	if ((cond)); then
-		echo "ok   $name ($detail)"
+		line="ok   $name ($detail)"
 	else
-		echo "FAIL $name ($detail)"
+		line="FAIL $name ($detail)"
 		failed=1
 	fi
+	echo "$line" | tee -a "$out/checks.txt"
 }
 
-grep -a '^# stress: ' "$con" | sed 's/^# stress: /  /' || true
+cat "$figs" "$out/host.txt" 2>/dev/null | sed 's/=/ /; s/^/  /' || true
 verdict=$(cat "$out/verdict" 2>/dev/null || echo "no verdict")
-splats=$("$LAB_ROOT/qemu/scan-splats.sh" "$con" | wc -l || true)
-echo "  splats $splats"
+splats=$(fig splats)
 
 check "the guest ran the job to its end" "$([[ "$verdict" == passed* || "$verdict" == "kernel splat"* ]] && echo 1 || echo 0)" "$verdict"
 check "no kernel splat (KASAN, lockdep, BUG, WARNING, lockups, hung tasks)" "$((splats == 0))" "$splats"
-"$LAB_ROOT/qemu/scan-splats.sh" "$con" | head -n 5 | sed 's/^/       /' || true
+"$LAB_ROOT/qemu/scan-splats.sh" "$out/console.log" | head -n 5 | sed 's/^/       /' || true
 cycles=$(fig cycles)
 if ((cycles < 0)); then
-	check "the stress driver reported its figures" 0 "none in $con"
+	check "the stress driver reported its figures" 0 "none in $figs"
 	exit 1
 fi
 check "the driver did everything it tried" "$(($(fig errors) == 0))" "errors $(fig errors)"
 check "every kind of job ran" \
 	"$(($(fig cycles_plain) > 0 && $(fig cycles_tight) > 0 && $(fig cycles_oom) > 0 && $(fig cycles_faulty) > 0 && $(fig cycles_race) > 0))" \
 	"$cycles cycles"
-check "every cgroup created was removed" "$(($(fig cgroups_created) == $(fig cgroups_removed)))" \
+check "every cgroup created was removed" "$(($(fig cgroups_created) > 0 && $(fig cgroups_created) == $(fig cgroups_removed)))" \
 	"created $(fig cgroups_created), removed $(fig cgroups_removed)"
 check "jobs hit memory.max and were OOM-killed" "$(($(fig events_max) > 0 && $(fig jobs_killed) > 0))" \
 	"max events $(fig events_max), oom_kill events $(fig events_oom_kill), jobs killed $(fig jobs_killed)"
@@ -68,7 +72,7 @@ if (($(fig kmemleak_baseline_seconds) >= 0)); then
 			"$(fig slab_create_failed) failed, $(fig vm_memcg_slab_child_created) created"
 	fi
 	check "kmemleak reports nothing" "$(($(fig kmemleak_reports) == 0))" "$(fig kmemleak_reports) reports"
-	grep -a '^# kmemleak: ' "$con" | head -n 20 || true
+	sed 's/^/# kmemleak: /' "$out/results/kmemleak.txt" 2>/dev/null | head -n 20 || true
 fi
 if [[ "$policy" == donate ]]; then
 	check "slabs were donated and adopted" \

@@ -1,36 +1,33 @@
 #!/usr/bin/env python3
 """One markdown table of a make stress run: a column per policy, a row per
-figure, from the summary.txt that scripts/stress.sh writes (the judge's
-"  name value" lines under each "== memcg_slab=POLICY (N s wall)" header,
-and its "ok"/"FAIL" check lines).
+figure, from each policy's guest folder as scripts/stress-guest.sh and
+scripts/stress-judge.sh leave it: results/figures.txt (the guest's
+"name=value" figures, policy among them), host.txt (wall_seconds, splats)
+and checks.txt (the judge's "ok"/"FAIL" lines).
 
-Usage: stress-table.py SUMMARY
-Prints the table; exits 1 with a message if SUMMARY holds no policy.
+Usage: stress-table.py OUTDIR...
+Prints the table; exits 1 with a message if an OUTDIR has no figures.
 """
-import re
+import os
 import sys
 
-HEADER = re.compile(r"== memcg_slab=(\w+) \((\d+) s wall\)")
-FIGURE = re.compile(r"  (\w+) (\S+)$")
 
-
-def load(path):
-    runs, cur = {}, None
+def figures(path):
+    figs = {}
     with open(path) as f:
         for line in f:
-            m = HEADER.match(line)
-            if m:
-                cur = runs.setdefault(m.group(1), {"wall": m.group(2),
-                                                   "checks": []})
-                continue
-            if cur is None:
-                continue
-            m = FIGURE.match(line)
-            if m:
-                cur[m.group(1)] = m.group(2)
-            elif line.startswith("ok ") or line.startswith("FAIL"):
-                cur["checks"].append(line.split()[0])
-    return runs
+            key, sep, value = line.rstrip("\n").partition("=")
+            if sep:
+                figs[key] = value
+    return figs
+
+
+def load(outdir):
+    run = figures(os.path.join(outdir, "results", "figures.txt"))
+    run.update(figures(os.path.join(outdir, "host.txt")))
+    with open(os.path.join(outdir, "checks.txt")) as f:
+        run["checks"] = [line.split()[0] for line in f if line.strip()]
+    return run
 
 
 def row(run, fmt, *keys):
@@ -38,7 +35,8 @@ def row(run, fmt, *keys):
 
 
 ROWS = [
-    ("guest wall time, s (stress phase, s)", "{} ({})", "wall", "seconds"),
+    ("guest wall time, s (stress phase, s)", "{} ({})", "wall_seconds",
+     "seconds"),
     ("job cycles (plain/tight/oom/faulty/race)", "{} ({}/{}/{}/{}/{})",
      "cycles", "cycles_plain", "cycles_tight", "cycles_oom",
      "cycles_faulty", "cycles_race"),
@@ -69,14 +67,15 @@ ROWS = [
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: stress-table.py SUMMARY")
-    try:
-        runs = load(sys.argv[1])
-    except OSError as e:
-        sys.exit(f"stress-table.py: {e}")
-    if not runs:
-        sys.exit(f"stress-table.py: no '== memcg_slab=' section in {sys.argv[1]}")
+    if len(sys.argv) < 2:
+        sys.exit("usage: stress-table.py OUTDIR...")
+    runs = {}
+    for outdir in sys.argv[1:]:
+        try:
+            run = load(outdir)
+        except OSError as e:
+            sys.exit(f"stress-table.py: {outdir}: no stress run ({e})")
+        runs[run.get("policy", os.path.basename(outdir.rstrip("/")))] = run
     names = list(runs)
     print("| figure | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))

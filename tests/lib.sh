@@ -74,6 +74,35 @@ vm_run() {
 	fi
 }
 
+# vm_tap [NAME]: "name pass|fail|skip" for each test in the run's
+# results/NAME.tap, or in every results/*.tap (qemu/guest/lab-results.sh).
+vm_tap() {
+	local f
+	# shellcheck disable=SC2231 # NAME is one word; without it, a glob
+	for f in "$VM_OUT"/results/${1:-*}.tap; do
+		tap_results "$f"
+	done
+}
+
+# vm_figure KEY: the figure KEY of the run (results/figures.txt, the last
+# "KEY=value" line), or "none" if the guest did not record it.
+vm_figure() {
+	local v
+	v=$(sed -n "s/^$1=//p" "$VM_OUT/results/figures.txt" 2>/dev/null | tail -n 1)
+	echo "${v:-none}"
+}
+
+# is_uint TEXT: TEXT is a non-negative decimal integer (a figure that was
+# recorded, or several joined: is_uint "$a$b").
+is_uint() {
+	[[ "$1" =~ ^[0-9]+$ ]]
+}
+
+# vm_figures: every figure of the run, indented, for the reader of the log.
+vm_figures() {
+	sed 's/^/    /' "$VM_OUT/results/figures.txt" 2>/dev/null || true
+}
+
 # scenario_failure LOG: what a failed scripts/run-scenario.sh run said:
 # run-vm's verdict, the header line of each splat and the first splat
 # whole (its RIP and call trace, where the console's tail of a long stall

@@ -17,8 +17,10 @@
 #          and fs_mark creates small files in "fsmark"
 #   d2, d3 after drop_caches=2 (slab objects), then =3 (page cache too),
 #          to show what keeps the removed cgroups dying (DROP_CACHES=0: no)
-# Output: /results/figures.txt, "phase.metric value" lines; derived
-# figures (leftover_*, hot_*) are added at the end.
+# Output: /results/figures.txt, "phase.metric=value" lines (the format of
+# qemu/guest/lab-results.sh); derived figures (leftover_*, hot_*) are
+# added at the end. The job collects "phase.metric value" lines in
+# /tmp/figures.txt and writes them out as it exits, however it exits.
 # Parameters come as environment variables from the scenario file.
 set -eu
 # A failing producer in "prog | sed" must fail the job too.
@@ -31,7 +33,8 @@ set -o pipefail
 : "${CLEAN_PCT:=0}" "${CHURN2_JOBS:=0}"
 : "${BENCH:=0}" "${BENCH_OBJS:=1000}" "${BENCH_BATCHES:=100}" "${BENCH_REPS:=9}"
 
-out=/results/figures.txt
+out=/tmp/figures.txt
+trap 'sed "s/ /=/" "$out" >/results/figures.txt' EXIT
 lab=/sys/fs/cgroup/lab
 scratch=/mnt/scratch
 mkdir "$lab"

@@ -7,9 +7,11 @@
 # "new" allocates. With RACE_ADOPT=1, one more round in which a fresh
 # memcg's first slab is adopted while the adopter is held up and the old
 # objects are freed and its cache shrunk (needs kprobes, preempt=full).
-# Lines starting with "# memcg-donate:" carry the figures;
-# tests/vm/58-memcg-donate.sh judges them against the policy.
+# The module's TAP lines go to /results/module.tap, the figures to
+# /results/figures.txt; tests/vm/58-memcg-donate.sh judges them against
+# the policy.
 set -u
+. lab-results.sh
 : "${RACE_ITERS:=10}" "${RACE_ADOPT:=0}"
 lab=/sys/fs/cgroup/lab
 param=/sys/module/lab_memcg_donate/parameters
@@ -46,7 +48,8 @@ cur0=$(cat "$lab/memory.current") slab0=$(slab_of "$lab")
 d0=$(vmstat memcg_slab_donated) a0=$(vmstat memcg_slab_adopted)
 f0=$(vmstat memcg_slab_pool_freed)
 echo /lab/old >"$param/fill" || exit 1
-echo "# memcg-donate: filled: parent memory.current $(cat "$lab/memory.current"), old slab $(slab_of "$lab/old")"
+lab_figure filled_parent_current "$(cat "$lab/memory.current")"
+lab_figure filled_old_slab "$(slab_of "$lab/old")"
 rmdir "$lab/old"
 # The removed memcg's slabs reach the pool once its children are dying
 i=0
@@ -56,19 +59,25 @@ while [ -r /sys/kernel/debug/memcg_slab_pool ] && [ "$i" -lt 100 ] &&
 	sleep 0.1
 	i=$((i + 1))
 done
-echo "# memcg-donate: pooled $(pooled) slabs after the removal ($((i * 100)) ms)"
-echo "# memcg-donate: before adoption: parent slab $(slab_of "$lab"), new slab $(slab_of "$lab/new")"
+lab_figure pooled_after_removal "$(pooled)"
+lab_figure pool_wait_ms $((i * 100))
+lab_figure before_adoption_parent_slab "$(slab_of "$lab")"
+lab_figure before_adoption_new_slab "$(slab_of "$lab/new")"
 echo /lab/new >"$param/adopt" || exit 1
-dmesg | grep -a 'lab_memcg_donate: .*ok [0-9]' | sed 's/^.*lab_memcg_donate: /module: /'
-dmesg | grep -a 'lab_memcg_donate: # ' | sed 's/^.*lab_memcg_donate: # /# memcg-donate: /'
-echo "# memcg-donate: counters donated $(($(vmstat memcg_slab_donated) - d0)) adopted $(($(vmstat memcg_slab_adopted) - a0)) pool_freed $(($(vmstat memcg_slab_pool_freed) - f0))"
-echo "# memcg-donate: pooled $(pooled) slabs after the adoption"
+lab_tap_dmesg lab_memcg_donate module
+lab_figure donated $(($(vmstat memcg_slab_donated) - d0))
+lab_figure adopted $(($(vmstat memcg_slab_adopted) - a0))
+lab_figure pool_freed $(($(vmstat memcg_slab_pool_freed) - f0))
+lab_figure pooled_after_adoption "$(pooled)"
 
 # Charge conservation: all objects are freed; once "new" is gone too the
 # parent is back where it started.
 rmdir "$lab/new"
-echo "# memcg-donate: dying after the tests $(dying_after 100)"
-echo "# memcg-donate: conservation memory.current $cur0 -> $(cat "$lab/memory.current") slab $slab0 -> $(slab_of "$lab")"
+lab_figure dying_after_tests "$(dying_after 100)"
+lab_figure parent_current_start "$cur0"
+lab_figure parent_current_end "$(cat "$lab/memory.current")"
+lab_figure parent_slab_start "$slab0"
+lab_figure parent_slab_end "$(slab_of "$lab")"
 
 # The race: removal, donation and adoption while the old objects are
 # freed from every CPU.
@@ -85,8 +94,9 @@ while [ "$n" -le "$RACE_ITERS" ]; do
 	n=$((n + 1))
 done
 rmdir "$lab/new"
-echo "# memcg-donate: race $RACE_ITERS rounds, adopted $(($(vmstat memcg_slab_adopted) - a1))"
-echo "# memcg-donate: dying after the race $(dying_after 150)"
+lab_figure race_rounds "$RACE_ITERS"
+lab_figure race_adopted $(($(vmstat memcg_slab_adopted) - a1))
+lab_figure dying_after_race "$(dying_after 150)"
 
 if [ "$RACE_ADOPT" = 1 ]; then
 	mkdir "$lab/old2" "$lab/fresh" || exit 1
@@ -97,10 +107,9 @@ if [ "$RACE_ADOPT" = 1 ]; then
 		sleep 0.1
 		i=$((i + 1))
 	done
+	dmesg -c >/dev/null
 	echo /lab/fresh >"$param/race_adopt" || exit 1
-	dmesg | grep -a 'lab_memcg_donate: .*ok [0-9]* test_adoption_race' |
-		sed 's/^.*lab_memcg_donate: /module: /'
-	dmesg | grep -a 'lab_memcg_donate: # race_adopt' | sed 's/^.*lab_memcg_donate: # /# memcg-donate: /'
+	lab_tap_dmesg lab_memcg_donate module
 	rmdir "$lab/fresh"
 fi
 rmmod lab_memcg_donate || exit 1

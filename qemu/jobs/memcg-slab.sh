@@ -1,10 +1,12 @@
 #!/bin/sh
 # Per-memcg slab caches (memcg_slab=, series 0007): the in-kernel module
-# tests (lab_memcg_slab.ko, two cgroups a and b), the retirement of the
-# module cache's children at rmmod, then test_memcg_slab. Lines starting
-# with "# memcg-slab:" and TAP lines carry the results; the test script
-# judges them against the policy the kernel booted with.
+# tests (lab_memcg_slab.ko, two cgroups a and b) in /results/module.tap,
+# the retirement of the module cache's children at rmmod, then
+# test_memcg_slab in /results/test_memcg_slab.tap; figures in
+# /results/figures.txt. tests/vm/55-memcg-slab.sh judges them against the
+# policy the kernel booted with.
 set -u
+. lab-results.sh
 lab=/sys/fs/cgroup/lab
 mkdir "$lab" && echo +memory >"$lab/cgroup.subtree_control" || exit 1
 mkdir "$lab/a" "$lab/b" || exit 1
@@ -16,18 +18,18 @@ children() {
 }
 
 insmod /lab/modules/lab_memcg_slab.ko cg_a=/lab/a cg_b=/lab/b || exit 1
-dmesg | grep -a 'lab_memcg_slab: .*ok [0-9]' | sed 's/^.*lab_memcg_slab: /module: /'
-before=$(children)
+lab_tap_dmesg lab_memcg_slab module
+lab_figure live_children_before_rmmod "$(children)"
 rmmod lab_memcg_slab || exit 1
-echo "# memcg-slab: live children $before before rmmod, $(children) after"
-if dmesg | grep -aq 'children still hold objects'; then
-	echo "# memcg-slab: rmmod left children behind"
-fi
+lab_figure live_children_after_rmmod "$(children)"
+lab_figure rmmod_left_children "$(dmesg | grep -ac 'children still hold objects')"
 rmdir "$lab/a" "$lab/b"
-test_memcg_slab "$lab" /mnt/scratch/slab
+lab_tap test_memcg_slab test_memcg_slab "$lab" /mnt/scratch/slab
 rc=$?
 cat /sys/kernel/debug/memcg_slab 2>/dev/null | sed 's/^/# memcg-slab: /'
-grep -E '^memcg_(slab|reparent)' /proc/vmstat | sed 's/^/# memcg-slab: /'
-# The TAP results are the output; the test script judges them.
+for k in memcg_slab_donated memcg_slab_adopted memcg_slab_pool_freed; do
+	lab_figure "$k" "$(awk -v k="$k" '$1 == k { print $2; f = 1 } END { if (!f) print "none" }' /proc/vmstat)"
+done
+# 1: a test failed, which the host judges against the policy
 [ $rc -le 1 ] || exit "$rc"
 exit 0

@@ -4,12 +4,12 @@
 # root's lists), the mode is switched off, the leftovers are dropped and
 # the mode is switched on again, light pressure leaves the root's own
 # unused dentries alone, as mode 0 does. The figures go to
-# /results/toggle.txt; tests/vm/30-min-pressure.sh judges them.
+# /results/figures.txt; tests/vm/30-min-pressure.sh judges them.
 set -u
+. lab-results.sh
 cg=/sys/fs/cgroup
 dir=/mnt/scratch/toggle
 sysctl=/proc/sys/vm/shrink_slab_min_pressure
-out=/results/toggle.txt
 mkdir -p "$dir/live" || exit 1
 mkdir "$cg/lab" && echo +memory >"$cg/lab/cgroup.subtree_control" || exit 1
 mkdir "$cg/lab/pressure" || exit 1
@@ -23,7 +23,7 @@ echo 2 >"$sysctl" || exit 1
 churn -c "$cg" -d "$dir" -j 10 -p 1 -f 100 -m 500 >/dev/null || exit 1
 echo 0 >"$sysctl"
 echo 2 >/proc/sys/vm/drop_caches
-echo "dying_after_drop $(awk '$1 == "nr_dying_descendants" { print $2 }' "$cg/cgroup.stat")" >"$out"
+lab_figure dying_after_drop "$(awk '$1 == "nr_dying_descendants" { print $2 }' "$cg/cgroup.stat")"
 echo 2 >"$sysctl"
 # Live, unused dentries of the root cgroup: lookups of missing names.
 i=0
@@ -31,8 +31,7 @@ while [ "$i" -lt 3000 ]; do
 	[ -e "$dir/live/n$i" ]
 	i=$((i + 1))
 done
-echo "unused_before $(unused)" >>"$out"
+lab_figure unused_before "$(unused)"
 pressure -c "$cg/lab/pressure" -f /mnt/scratch/stream -s 1024 >/dev/null || exit 1
-echo "unused_after $(unused)" >>"$out"
-cat "$out"
+lab_figure unused_after "$(unused)"
 exit 0

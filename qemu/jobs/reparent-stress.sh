@@ -7,6 +7,7 @@
 # runner fails the run on any splat. The job fails if the kernel has no
 # lockdep, if nothing was moved, or if removed cgroups stay dying.
 set -eu
+. lab-results.sh
 : "${REPARENT_JOBS:=40}" "${REPARENT_PARALLEL:=4}" "${REPARENT_PRESSURE_MIB:=512}"
 
 [ -e /proc/lockdep ] || { echo "reparent-stress: no lockdep in this kernel"; exit 1; }
@@ -48,5 +49,6 @@ dyingwait -c "$lab/jobs" -t 60 | tee /tmp/dying.txt
 grep memcg_reparent /proc/vmstat | tee /tmp/vmstat.txt
 moved=$(awk '$1 == "memcg_reparent_moved" { print $2 }' /tmp/vmstat.txt)
 left=$(awk '$1 == "dying_end" { print $2 }' /tmp/dying.txt)
-echo "reparent-stress: moved $moved pages, $left cgroups left dying"
+lab_figure moved_pages "${moved:-none}"
+lab_figure dying_left "${left:-none}"
 [ "${moved:-0}" -gt 0 ] && [ "$left" = 0 ]

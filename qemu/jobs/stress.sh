@@ -3,16 +3,17 @@
 # for STRESS_SECONDS with STRESS_WORKERS workers of STRESS_FILES files per
 # job below /sys/fs/cgroup/stress, then everything is deleted and reclaimed
 # and the kernel is asked what is left: dying memcgs, the parent's charge,
-# kmemleak's reports. Lines "# stress: name value" carry the figures;
+# kmemleak's reports. The figures go to /results/figures.txt;
 # scripts/stress-judge.sh judges them on the host.
 set -u
+. lab-results.sh
 : "${STRESS_SECONDS:=60}" "${STRESS_WORKERS:=4}" "${STRESS_FILES:=200}"
 cg=/sys/fs/cgroup/stress
 dir=/mnt/scratch/stress
 leak=/sys/kernel/debug/kmemleak
 
 fig() {
-	echo "# stress: $1 $2"
+	lab_figure "$@"
 }
 
 vmstat() {
@@ -76,7 +77,8 @@ done
 stress -c "$cg" -d "$dir" -t "$STRESS_SECONDS" -w "$STRESS_WORKERS" \
 	-f "$STRESS_FILES" >/tmp/stress.out
 rc=$?
-sed 's/^stress_/# stress: /' /tmp/stress.out
+cat /tmp/stress.out >>/results/figures.txt
+cat /tmp/stress.out
 [ "$rc" = 0 ] || exit "$rc"
 
 for k in memcg_slab_child_created memcg_slab_donated memcg_slab_adopted oom_kill; do
@@ -117,7 +119,7 @@ if [ -w "$leak" ]; then
 	leak_scan || exit 1
 	fig kmemleak_scan_seconds $(($(date +%s) - t0))
 	fig kmemleak_reports "$(grep -c '^unreferenced object' "$leak")"
-	head -n 40 "$leak" | sed 's/^/# kmemleak: /'
+	head -n 40 "$leak" | tee /results/kmemleak.txt | sed 's/^/# kmemleak: /'
 else
 	fig kmemleak_reports none
 fi

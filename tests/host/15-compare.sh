@@ -37,10 +37,10 @@ for r in 1 2 3; do
 	for v in a b; do
 		mkdir -p "$tmp/$v-$r/results"
 	done
-	echo "same $((100 + r))" >"$tmp/a-$r/results/figures.txt"
-	echo "shift $((100 + r))" >>"$tmp/a-$r/results/figures.txt"
-	echo "same $((101 + r % 3))" >"$tmp/b-$r/results/figures.txt"
-	echo "shift $((200 + r))" >>"$tmp/b-$r/results/figures.txt"
+	echo "same=$((100 + r))" >"$tmp/a-$r/results/figures.txt"
+	echo "shift=$((100 + r))" >>"$tmp/a-$r/results/figures.txt"
+	echo "same=$((101 + r % 3))" >"$tmp/b-$r/results/figures.txt"
+	echo "shift=$((200 + r))" >>"$tmp/b-$r/results/figures.txt"
 done
 scripts/compare.py "$tmp" >/dev/null
 if grep -q '^shift .*\* +98\.0%\*' "$tmp/table.txt" && grep '^same ' "$tmp/table.txt" | grep -qv '\*'; then

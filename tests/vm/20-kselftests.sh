@@ -55,11 +55,8 @@ rerun() {
 	local i res rjob=$job.rerun rargs=(-a "$(variant_args "$1")")
 	printf '#!/bin/sh\nexec lab-kselftests.sh %s\n' "$2" >"$rjob"
 	for i in 1 2; do
-		qemu/run-vm.sh -k "$LAB_BUILD/${1%%-*}/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
-			-j "$rjob" -o "$LAB_CHECK_OUT/kselftests-$1-rerun$i" -t 900 -m 1024 -s 1024 \
-			"${rargs[@]}" </dev/null >/dev/null 2>&1 || true
-		res=$(awk -F, -v n="$3" '$2 == n { print $3 }' \
-			"$LAB_CHECK_OUT/kselftests-$1-rerun$i/results/kselftests.csv" 2>/dev/null)
+		vm_run "kselftests-$1-rerun$i" "${1%%-*}" "$rjob" -t 900 -m 1024 -s 1024 "${rargs[@]}"
+		res=$(vm_tap "$2" | awk -v n="$3" '$1 == n { print $2 }')
 		if [[ "$res" == pass ]]; then
 			echo "pass $i"
 			return
@@ -70,20 +67,19 @@ rerun() {
 
 declare -A stock_result
 for v in stock stock-mglru series series-mglru series-rp series-pin series-slabrp series-donate; do
-	out=$LAB_CHECK_OUT/kselftests-$v
-	kernel=${v%%-*}
-	args=(-a "$(variant_args "$v")")
-	if ! qemu/run-vm.sh -k "$LAB_BUILD/$kernel/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
-		-j "$job" -o "$out" -t 900 -m 1024 -s 1024 "${args[@]}"; then
-		t_fail "kselftests: $v guest run" "$(cat "$out/verdict" 2>/dev/null)"
+	vm_run "kselftests-$v" "${v%%-*}" "$job" -t 900 -m 1024 -s 1024 -a "$(variant_args "$v")"
+	if ((VM_RC != 0)); then
+		t_fail "kselftests: $v guest run" "$VM_VERDICT"
 		continue
 	fi
-	csv=$out/results/kselftests.csv
-	if [[ ! -s "$csv" ]]; then
-		t_fail "kselftests: $v results" "no results in $csv"
+	results=$(for bin in test_core test_kmem test_memcontrol; do
+		vm_tap "$bin" | sed "s|^|$bin |"
+	done)
+	if [[ -z "$results" ]]; then
+		t_fail "kselftests: $v results" "no results in $VM_OUT/results"
 		continue
 	fi
-	while IFS=, read -r bin name res; do
+	while read -r bin name res; do
 		id="kselftest $v $bin/$name"
 		reason=$(awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$known")
 		flaky_why=$(awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$flaky")
@@ -130,5 +126,5 @@ for v in stock stock-mglru series series-mglru series-rp series-pin series-slabr
 			skip) t_skip "$id" "skipped by the test itself" ;;
 			esac
 		fi
-	done <"$csv"
+	done <<<"$results"
 done

@@ -8,47 +8,32 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
 
-job=$(mktemp)
-trap 'rm -f "$job"' EXIT
-cat >"$job" <<'JOB'
-#!/bin/sh
-# Booted with invalid values: the defaults must have stayed.
-rc=0
-for s in shrink_slab_min_pressure:2 memcg_reparent_pages:1; do
-	name=${s%:*}
-	v=$(cat /proc/sys/vm/$name 2>/dev/null || echo none)
-	echo "boot value of $name: $v"
-	test_sysctl vm/$name ${s#*:} || rc=1
-	if [ "$rc" = 0 ] && [ "$v" != 0 ]; then rc=3; fi
-done
-exit $rc
-JOB
-
 for v in series debug stock; do
-	out=$LAB_CHECK_OUT/sysctl-$v
-	set +e
-	qemu/run-vm.sh -k "$LAB_BUILD/$v/bzImage" -i "$LAB_BUILD/initramfs.cpio" -j "$job" \
-		-o "$out" -t 120 -m 256 -s 64 -a "sysctl.vm.shrink_slab_min_pressure=7 sysctl.vm.memcg_reparent_pages=2" >/dev/null 2>&1
-	rc=$?
-	set -e
-	verdict=$(cat "$out/verdict" 2>/dev/null || echo "no verdict")
-	if [[ "$v" != stock ]]; then
-		if ((rc == 0)); then
-			t_pass "sysctl: $v accepts the valid values of both and rejects bad ones with EINVAL, no splat"
+	vm_run "sysctl-$v" "$v" qemu/jobs/sysctl.sh -t 120 -m 256 -s 64 \
+		-a "sysctl.vm.shrink_slab_min_pressure=7 sysctl.vm.memcg_reparent_pages=2"
+	if [[ "$v" == stock ]]; then
+		if ((VM_RC == 1)) && [[ "$VM_VERDICT" == "failed: the job exited 1"* ]]; then
+			t_pass "sysctl: the same test fails on stock (control: $VM_VERDICT)"
 		else
-			t_fail "sysctl: $v accepts the valid values of both and rejects bad ones with EINVAL, no splat" "$verdict"
-			grep -a '^not ok\|^#' "$out/console.log" | head -n 5
+			t_fail "sysctl: the same test fails on stock (control)" "$VM_VERDICT"
 		fi
-		for p in shrink_slab_min_pressure=7 memcg_reparent_pages=2; do
-			if grep -q "Failed to set sysctl parameter 'vm.$p'" "$out/console.log"; then
-				t_pass "sysctl: an invalid boot value ($p) is reported and the default kept ($v)"
-			else
-				t_fail "sysctl: an invalid boot value ($p) is reported ($v)" "no message in $out/console.log"
-			fi
-		done
-	elif ((rc == 1)) && [[ "$verdict" == "failed: the job exited 1"* ]]; then
-		t_pass "sysctl: the same test fails on stock (control: $verdict)"
-	else
-		t_fail "sysctl: the same test fails on stock (control)" "$verdict"
+		continue
 	fi
+	name="sysctl: $v accepts the valid values of both and rejects bad ones with EINVAL, no splat"
+	if ((VM_RC == 0)); then
+		t_pass "$name"
+	else
+		t_fail "$name" "$VM_VERDICT"
+		vm_tap | grep -v ' pass$' | head -n 5 | sed 's/^/    /' || true
+	fi
+	for p in shrink_slab_min_pressure=7 memcg_reparent_pages=2; do
+		kept=$(vm_figure "boot_${p%=*}")
+		if grep -q "Failed to set sysctl parameter 'vm.$p'" "$VM_OUT/results/boot-messages.txt" 2>/dev/null &&
+			[[ "$kept" == 0 ]]; then
+			t_pass "sysctl: an invalid boot value ($p) is reported and the default kept ($v)"
+		else
+			t_fail "sysctl: an invalid boot value ($p) is reported and the default kept ($v)" \
+				"value at boot $kept; messages: $(head -c 200 "$VM_OUT/results/boot-messages.txt" 2>/dev/null)"
+		fi
+	done
 done

@@ -81,9 +81,8 @@ done
 # unused dentries to light pressure as mode 0 does (at least 90% stay).
 vm_run min-pressure-toggle series qemu/jobs/min-pressure-toggle.sh -t 900 -m 512 -s 2048
 name="min-pressure: mode 2 switched off and on leaves live dentries alone"
-before=$(awk '$1 == "unused_before" { print $2 }' "$VM_OUT/results/toggle.txt" 2>/dev/null)
-after=$(awk '$1 == "unused_after" { print $2 }' "$VM_OUT/results/toggle.txt" 2>/dev/null)
-if ((VM_RC != 0)) || [[ -z "$before" || -z "$after" ]]; then
+before=$(vm_figure unused_before) after=$(vm_figure unused_after)
+if ((VM_RC != 0)) || ! is_uint "$before$after"; then
 	t_fail "$name" "$VM_VERDICT; figures: ${before:-?} -> ${after:-?}"
 elif ((before < 3000)); then
 	t_fail "$name" "only $before unused dentries before the pressure: the job is too small to tell"

@@ -31,43 +31,34 @@ for run in "series:shared:" "series:pin:lab.lru_gen=y preempt=full" "series:repa
 	vm_run "memcg-slab-$kernel-$policy" "$kernel" qemu/jobs/memcg-slab.sh \
 		-M "$LAB_BUILD/$kernel/modules/lab_memcg_slab.ko" \
 		-t 600 -m 1024 -s 512 -a "memcg_slab=$policy slub_debug=FZPU $more"
-	out=$VM_OUT
 	if ((VM_RC != 0)); then
 		t_fail "$tag: guest run" "$VM_VERDICT"
 		continue
 	fi
-	tr -d '\r' <"$out/console.log" >"$out/console.txt"
-	grep -a '^# ' "$out/console.txt" | sed 's/^/    /' || true
-	mapfile -t names < <(grep -aoE '(not )?ok [0-9]+ test_[a-z_]+$' "$out/console.txt" |
-		awk '{ print $NF }' | sort -u)
-	if ((${#names[@]} != 10)); then
-		t_fail "$tag: results" "expected 10 test results, found ${#names[@]}"
-	fi
-	for name in "${names[@]}"; do
-		if grep -aqE "^(module: )?ok [0-9]+ $name\$" "$out/console.txt"; then
-			res=pass
-		else
-			res=fail
-		fi
+	grep -ah '^# ' "$VM_OUT"/results/*.tap 2>/dev/null | sed 's/^/    /' || true
+	vm_figures
+	n=0
+	while read -r name res; do
 		t_promise "$tag: $name" "$res" "$(expect "$policy" "$name")"
-	done
+		n=$((n + 1))
+	done < <(vm_tap)
+	((n == 10)) || t_fail "$tag: results" "expected 10 test results, found $n"
 	if [[ "$policy" != donate ]]; then
-		moved=$(grep -aE '^# memcg-slab: memcg_slab_(donated|adopted|pool_freed) ' "$out/console.txt" |
-			awk '{ s += $NF; n++ } END { print n + 0, s + 0 }')
-		if [[ "$moved" == "3 0" ]]; then
+		moved="$(vm_figure memcg_slab_donated) $(vm_figure memcg_slab_adopted) $(vm_figure memcg_slab_pool_freed)"
+		if [[ "$moved" == "0 0 0" ]]; then
 			t_pass "$tag: nothing donated, adopted or freed from a pool"
 		else
-			t_fail "$tag: nothing donated, adopted or freed from a pool" "counters, sum: $moved"
+			t_fail "$tag: nothing donated, adopted or freed from a pool" "donated, adopted, pool_freed: $moved"
 		fi
 	fi
-	line=$(grep -a '^# memcg-slab: live children' "$out/console.txt" || true)
-	read -r before after < <(sed -E 's/.* ([0-9]+) before rmmod, ([0-9]+) after/\1 \2/' <<<"$line")
-	want=$((before - 2))
+	before=$(vm_figure live_children_before_rmmod) after=$(vm_figure live_children_after_rmmod)
+	want=none
+	[[ "$before" =~ ^[0-9]+$ ]] && want=$((before - 2))
 	[[ "$policy" == shared ]] && want=$before
-	if [[ -n "$line" && "$after" == "$want" ]] &&
-		! grep -aq 'rmmod left children behind' "$out/console.txt"; then
+	if [[ "$after" == "$want" && "$(vm_figure rmmod_left_children)" == 0 ]]; then
 		t_pass "$tag: rmmod retires the module cache's children ($before -> $after)"
 	else
-		t_fail "$tag: rmmod retires the module cache's children" "${line:-no figure}"
+		t_fail "$tag: rmmod retires the module cache's children" \
+			"$before -> $after, want $want; rmmod warnings: $(vm_figure rmmod_left_children)"
 	fi
 done

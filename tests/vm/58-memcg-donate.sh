@@ -18,11 +18,6 @@ cd "$LAB_ROOT"
 # The kselftests' allowance for per-CPU charge batches: 64 pages per CPU
 allow=$((4096 * 64 * 2))
 
-# figure TEXT-BEFORE-NUMBER: the number after it on a "# memcg-donate:" line
-figure() {
-	sed -nE "s/^# memcg-donate: .*$1 (-?[0-9]+).*/\\1/p" "$out/console.txt" | head -n 1
-}
-
 within() {
 	local d=$(($2 - $1))
 	((d < 0)) && d=$((-d))
@@ -46,37 +41,34 @@ for run in ${LAB_DONATE_RUNS:-series:donate:10 series:reparent:2 debug:donate:40
 		-M "$LAB_BUILD/$kernel/modules/lab_memcg_donate.ko" \
 		-e "RACE_ITERS=$iters" -e "RACE_ADOPT=$adopt_race" \
 		-t 900 -m 1024 -s 64 -a "$append"
-	out=$VM_OUT
 	if ((VM_RC != 0)); then
 		t_fail "$tag: guest run ($iters race rounds)" "$VM_VERDICT"
 		continue
 	fi
 	t_pass "$tag: $iters race rounds, no kernel report"
-	tr -d '\r' <"$out/console.log" >"$out/console.txt"
-	grep -a '^# memcg-donate' "$out/console.txt" | sed 's/^/    /' || true
+	grep -a '^# ' "$VM_OUT/results/module.tap" 2>/dev/null | sed 's/^/    /' || true
+	vm_figures
 
 	names=(test_adoption_reuses_pages test_old_objects_keep_owner test_frees_after_adoption)
 	((adopt_race)) && names+=(test_adoption_race_keeps_child)
+	results=$(vm_tap module)
 	for name in "${names[@]}"; do
 		want=pass
 		[[ "$policy" != donate && "$name" == test_adoption_reuses_pages ]] && want=fail
-		if grep -aqE "^module: ok [0-9]+ $name\$" "$out/console.txt"; then
-			res=pass
-		elif grep -aqE "^module: not ok [0-9]+ $name\$" "$out/console.txt"; then
-			res=fail
-		else
+		res=$(awk -v n="$name" '$1 == n { print $2 }' <<<"$results")
+		if [[ "$res" != pass && "$res" != fail ]]; then
 			t_fail "$tag: $name" "no result"
 			continue
 		fi
 		t_promise "$tag: $name" "$res" "$want"
 	done
 
-	donated=$(figure donated) adopted=$(figure adopted) pfreed=$(figure pool_freed)
-	before=$(figure "pooled") after=$(sed -nE 's/^# memcg-donate: pooled ([0-9]+) slabs after the adoption.*/\1/p' "$out/console.txt")
-	counts="donated ${donated:-?}, adopted ${adopted:-?}, pool_freed ${pfreed:-?}; pooled ${before:-?} -> ${after:-?}"
+	donated=$(vm_figure donated) adopted=$(vm_figure adopted) pfreed=$(vm_figure pool_freed)
+	before=$(vm_figure pooled_after_removal) after=$(vm_figure pooled_after_adoption)
+	counts="donated $donated, adopted $adopted, pool_freed $pfreed; pooled $before -> $after"
 	if [[ "$policy" == donate ]]; then
-		if ((${donated:-0} > 0 && ${adopted:-0} > 0 && ${before:-0} > 0)) &&
-			[[ -n "$after" ]] && ((after < before)); then
+		if is_uint "$donated$adopted$before$after" && ((donated > 0 && adopted > 0 && before > 0)) &&
+			((after < before)); then
 			t_pass "$tag: slabs donated and adopted, the pool shrinks ($counts)"
 		else
 			t_fail "$tag: slabs donated and adopted, the pool shrinks" "$counts"
@@ -87,31 +79,31 @@ for run in ${LAB_DONATE_RUNS:-series:donate:10 series:reparent:2 debug:donate:40
 		t_fail "$tag: nothing donated, counters stay 0" "$counts"
 	fi
 
-	raced=$(sed -nE 's/^# memcg-donate: race [0-9]+ rounds, adopted ([0-9]+)$/\1/p' "$out/console.txt")
+	raced=$(vm_figure race_adopted)
 	if [[ "$policy" == donate ]]; then
-		if ((${raced:-0} > 0)); then
+		if is_uint "$raced" && ((raced > 0)); then
 			t_pass "$tag: the race rounds adopt while the old objects are freed ($raced slabs)"
 		else
-			t_fail "$tag: the race rounds adopt while the old objects are freed" "adopted ${raced:-?}"
+			t_fail "$tag: the race rounds adopt while the old objects are freed" "adopted $raced"
 		fi
 	fi
 
-	for when in "after the tests" "after the race"; do
-		d=$(figure "dying $when")
+	for when in tests race; do
+		d=$(vm_figure "dying_after_$when")
 		if [[ "$d" == 0 ]]; then
-			t_pass "$tag: no memcg dying $when"
+			t_pass "$tag: no memcg dying after the $when"
 		else
-			t_fail "$tag: no memcg dying $when" "${d:-no figure}"
+			t_fail "$tag: no memcg dying after the $when" "$d"
 		fi
 	done
 
 	# KASAN's quarantine holds freed objects, and their pages, for a while
 	[[ "$kernel" == debug ]] && continue
-	line=$(grep -a '^# memcg-donate: conservation' "$out/console.txt" || true)
-	read -r c0 c1 s0 s1 < <(sed -E 's/.*memory.current ([0-9]+) -> ([0-9]+) slab ([0-9]+) -> ([0-9]+)/\1 \2 \3 \4/' <<<"$line") || true
-	if [[ -n "$line" ]] && within "$c0" "$c1" && within "$s0" "$s1"; then
+	c0=$(vm_figure parent_current_start) c1=$(vm_figure parent_current_end)
+	s0=$(vm_figure parent_slab_start) s1=$(vm_figure parent_slab_end)
+	if is_uint "$c0$c1$s0$s1" && within "$c0" "$c1" && within "$s0" "$s1"; then
 		t_pass "$tag: charge conserved at the parent ($c0 -> $c1, slab $s0 -> $s1)"
 	else
-		t_fail "$tag: charge conserved at the parent" "${line:-no figure} (allowed $allow)"
+		t_fail "$tag: charge conserved at the parent" "$c0 -> $c1, slab $s0 -> $s1 (allowed $allow)"
 	fi
 done
