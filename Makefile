@@ -67,7 +67,7 @@ initramfs: deps
 	@scripts/initramfs-build.sh
 
 boot: kernel initramfs
-	@qemu/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT) -a "$(APPEND)"
+	@vm-runner/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT) -a "$(APPEND)"
 
 run: deps
 	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)"

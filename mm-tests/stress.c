@@ -21,7 +21,7 @@
  * happens to the job (an error, a kill), the cycle removes its cgroup.
  *
  * At the end everything stops, DIR is emptied, and the caller judges the
- * kernel. Prints "name=value" figures, qemu/guest/lab-results.sh's
+ * kernel. Prints "name=value" figures, guest/lab-results.sh's
  * format: cycles, cycles per kind,
  * cgroups_created/removed, jobs_ok/enomem/failed (another error)/killed/
  * timed_out (after JOB_SECONDS), the jobs' memory.events

@@ -8,7 +8,7 @@ Usage: compare.py RUN_DIR
 RUN_DIR holds 'variants' (one label per line, in column order), optionally
 'report' (regular expressions, one per line: the rows to print) and one
 directory per guest run, LABEL-REP/results/figures.txt, with lines
-"metric=value" (qemu/guest/lab-results.sh). Writes RUN_DIR/raw.csv and RUN_DIR/table.txt and prints
+"metric=value" (guest/lab-results.sh). Writes RUN_DIR/raw.csv and RUN_DIR/table.txt and prints
 the table.
 """
 import math

@@ -3,7 +3,7 @@
 # build/<variant>/bzImage.
 # Usage: kernel-build.sh VARIANT [PATCHES] [OUTDIR]
 #   VARIANT  stock (no patches), series (series/series applied) or debug
-#            (the series with qemu/config/debug.config: lockdep, DEBUG_VM)
+#            (the series with kconfig/debug.config: lockdep, DEBUG_VM)
 #   PATCHES  for series and debug: apply only the first N patches
 #            (default: all)
 #   OUTDIR   default build/<variant>
@@ -43,13 +43,13 @@ esac
 
 tree=$out/src
 "$LAB_ROOT/scripts/tree-apply.sh" "$tree" "$count"
-frags=("$LAB_ROOT/qemu/config/base.config")
+frags=("$LAB_ROOT/kconfig/base.config")
 # The series' own options exist once the patch that adds them is applied
 # (a bisect builds shorter prefixes).
 if grep -qx 'config MEMCG_SLAB_CHILDREN' "$tree/init/Kconfig"; then
-	frags+=("$LAB_ROOT/qemu/config/series.config")
+	frags+=("$LAB_ROOT/kconfig/series.config")
 fi
-[[ "$variant" == debug ]] && frags+=("$LAB_ROOT/qemu/config/debug.config")
+[[ "$variant" == debug ]] && frags+=("$LAB_ROOT/kconfig/debug.config")
 "$LAB_ROOT/scripts/kernel-config.sh" "$tree" "${frags[@]}"
 
 export CCACHE_BASEDIR=$LAB_BUILD

@@ -112,7 +112,7 @@ for ((r = 1; r <= reps; r++)); do
 		for m in "${modules[@]}"; do
 			margs+=(-M "$LAB_BUILD/${kernels[i]}/modules/$m.ko")
 		done
-		if ! "$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/${kernels[i]}/bzImage" \
+		if ! "$LAB_ROOT/vm-runner/run-vm.sh" -k "$LAB_BUILD/${kernels[i]}/bzImage" \
 			-i "$LAB_BUILD/initramfs.cpio" -j "$run/job.sh" -o "$out" \
 			-t "$timeout" -m "$mem" -a "${cmdlines[i]}" "${margs[@]}" "${eargs[@]}"; then
 			die "${labels[i]} repetition $r failed: $(cat "$out/verdict")"

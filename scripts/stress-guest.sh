@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Boot one stress guest (qemu/jobs/stress.sh); its figures are in
+# Boot one stress guest (guest/jobs/stress.sh); its figures are in
 # OUTDIR/results/figures.txt, the host's own (wall time, kernel splats on
 # the console) in OUTDIR/host.txt.
 # Usage: stress-guest.sh VARIANT POLICY SECONDS SIZE OUTDIR
@@ -38,8 +38,8 @@ caches=dentry,inode_cache,ext4_inode_cache,ext4_*,kmalloc-*,buffer_head,radix_tr
 # the run under TCG with KASAN and kmemleak.
 t0=$SECONDS
 set +e
-"$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/$variant/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
-	-j "$LAB_ROOT/qemu/jobs/stress.sh" -o "$out" -t $((seconds + 900)) \
+"$LAB_ROOT/vm-runner/run-vm.sh" -k "$LAB_BUILD/$variant/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
+	-j "$LAB_ROOT/guest/jobs/stress.sh" -o "$out" -t $((seconds + 900)) \
 	-m $((size * 512 + 512)) -s $((size * 1024)) \
 	-e "STRESS_SECONDS=$seconds" -e "STRESS_WORKERS=$((size * 2))" -e "STRESS_FILES=$((size * 100))" \
 	-a "memcg_slab=$policy slub_debug=FZPU,$caches kmemleak=on $extra" >/dev/null 2>&1
@@ -47,6 +47,6 @@ rc=$?
 set -e
 {
 	echo "wall_seconds=$((SECONDS - t0))"
-	echo "splats=$("$LAB_ROOT/qemu/scan-splats.sh" "$out/console.log" 2>/dev/null | wc -l)"
+	echo "splats=$("$LAB_ROOT/vm-runner/scan-splats.sh" "$out/console.log" 2>/dev/null | wc -l)"
 } >"$out/host.txt"
 exit "$rc"

@@ -40,7 +40,7 @@ splats=$(fig splats)
 
 check "the guest ran the job to its end" "$([[ "$verdict" == passed* || "$verdict" == "kernel splat"* ]] && echo 1 || echo 0)" "$verdict"
 check "no kernel splat (KASAN, lockdep, BUG, WARNING, lockups, hung tasks)" "$((splats == 0))" "$splats"
-"$LAB_ROOT/qemu/scan-splats.sh" "$out/console.log" | head -n 5 | sed 's/^/       /' || true
+"$LAB_ROOT/vm-runner/scan-splats.sh" "$out/console.log" | head -n 5 | sed 's/^/       /' || true
 cycles=$(fig cycles)
 if ((cycles < 0)); then
 	check "the stress driver reported its figures" 0 "none in $figs"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make stress: the long reliability run. For each memcg_slab policy, one
-# guest of VARIANT runs qemu/jobs/stress.sh for SECONDS; its figures and
+# guest of VARIANT runs guest/jobs/stress.sh for SECONDS; its figures and
 # verdicts go to results/<date>-stress/<policy>/ and summary.txt.
 # Usage: stress.sh VARIANT "POLICY..." SECONDS SIZE
 set -euo pipefail

@@ -57,7 +57,7 @@ vm_run() {
 	shift 3
 	VM_OUT=$LAB_CHECK_OUT/$name
 	set +e
-	"$LAB_ROOT/qemu/run-vm.sh" -k "$LAB_BUILD/$kernel/bzImage" \
+	"$LAB_ROOT/vm-runner/run-vm.sh" -k "$LAB_BUILD/$kernel/bzImage" \
 		-i "$LAB_BUILD/initramfs.cpio" -j "$job" -o "$VM_OUT" "$@" \
 		</dev/null >"$VM_OUT.run-vm.log" 2>&1
 	VM_RC=$?
@@ -75,7 +75,7 @@ vm_run() {
 }
 
 # vm_tap [NAME]: "name pass|fail|skip" for each test in the run's
-# results/NAME.tap, or in every results/*.tap (qemu/guest/lab-results.sh).
+# results/NAME.tap, or in every results/*.tap (guest/lab-results.sh).
 vm_tap() {
 	local f
 	# shellcheck disable=SC2231 # NAME is one word; without it, a glob

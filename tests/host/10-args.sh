@@ -23,21 +23,21 @@ t_expect_error "args: make run QUICK=maybe" "QUICK must be 0 or 1" \
 t_expect_error "args: make boot VARIANT=bogus" "unknown VARIANT 'bogus'" \
 	make -s boot VARIANT=bogus
 t_expect_error "args: run-vm.sh -t abc" "timeout must be a non-negative integer" \
-	qemu/run-vm.sh -k Makefile -i Makefile -t abc
+	vm-runner/run-vm.sh -k Makefile -i Makefile -t abc
 t_expect_error "args: run-vm.sh without a kernel" "kernel image missing" \
-	qemu/run-vm.sh -i /dev/null
+	vm-runner/run-vm.sh -i /dev/null
 t_expect_error "args: run-vm.sh -n 3" "NUMA nodes (-n) must be 1 or 2" \
-	qemu/run-vm.sh -k Makefile -i Makefile -n 3
+	vm-runner/run-vm.sh -k Makefile -i Makefile -n 3
 t_expect_error "args: run-vm.sh -c 3 on two nodes" "must be 1 or a multiple of the NUMA nodes" \
-	qemu/run-vm.sh -k Makefile -i Makefile -c 3
+	vm-runner/run-vm.sh -k Makefile -i Makefile -c 3
 t_expect_error "args: run-vm.sh -S 8" "swap (-S) must be 0 (none) or at least 16 MiB" \
-	qemu/run-vm.sh -k Makefile -i Makefile -S 8
+	vm-runner/run-vm.sh -k Makefile -i Makefile -S 8
 t_expect_error "args: run-vm.sh -e without NAME=" "-e wants NAME=VALUE" \
-	qemu/run-vm.sh -k Makefile -i Makefile -j Makefile -e 1x=2
+	vm-runner/run-vm.sh -k Makefile -i Makefile -j Makefile -e 1x=2
 t_expect_error "args: run-vm.sh -e without a job" "-e needs a job" \
-	qemu/run-vm.sh -k Makefile -i Makefile -e A=1
+	vm-runner/run-vm.sh -k Makefile -i Makefile -e A=1
 t_expect_error "args: ACCEL=bogus" "unknown ACCEL 'bogus'" \
-	env ACCEL=bogus qemu/run-vm.sh -k Makefile -i Makefile
+	env ACCEL=bogus vm-runner/run-vm.sh -k Makefile -i Makefile
 t_expect_error "args: make stress STRESS_SECONDS=abc" "STRESS_SECONDS must be a non-negative integer" \
 	make -s stress STRESS_SECONDS=abc
 t_expect_error "args: make stress STRESS_SECONDS=5" "STRESS_SECONDS must be at least 10" \

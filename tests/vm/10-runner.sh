@@ -27,7 +27,7 @@ vm_case() {
 	printf '#!/bin/sh\n%s\n' "$body" >"$jobs/job.sh"
 	t0=$SECONDS
 	set +e
-	qemu/run-vm.sh -k "$kernel" -i "$initrd" -j "$jobs/job.sh" -o "$out" \
+	vm-runner/run-vm.sh -k "$kernel" -i "$initrd" -j "$jobs/job.sh" -o "$out" \
 		-t "$timeout" -m 256 -s 64 "$@" >/dev/null 2>&1
 	rc=$?
 	set -e
@@ -62,7 +62,7 @@ fi
 vm_case "guest sees its 2 vCPUs" 0 "^passed" 120 \
 	'n=$(nproc); echo "vCPUs: $n"; [ "$n" = 2 ]' -c 2
 # 4-level page tables: with la57 the 6.1 KASAN of the debug kernel can
-# report a false wild-memory-access at boot (see qemu/run-vm.sh).
+# report a false wild-memory-access at boot (see vm-runner/run-vm.sh).
 vm_case "guest runs 4-level page tables (no la57)" 0 "^passed" 120 \
 	'if grep -qw la57 /proc/cpuinfo; then echo "la57 present"; exit 1; fi'
 # Debian's NUMA, swap and the guest's switches: two nodes, a swap disk,
@@ -93,7 +93,7 @@ fi
 # Results leave through their own channel, byte for byte.
 out=$LAB_CHECK_OUT/runner-results
 printf '#!/bin/sh\nseq 1 20000 >/results/numbers\necho token-$((6 * 7)) >/results/token\n' >"$jobs/job.sh"
-if qemu/run-vm.sh -k "$kernel" -i "$initrd" -j "$jobs/job.sh" -o "$out" -t 120 -m 256 -s 64 \
+if vm-runner/run-vm.sh -k "$kernel" -i "$initrd" -j "$jobs/job.sh" -o "$out" -t 120 -m 256 -s 64 \
 	>/dev/null 2>&1 && cmp -s "$out/results/numbers" <(seq 1 20000) &&
 	[[ "$(cat "$out/results/token")" == token-42 ]]; then
 	t_pass "runner: results come back intact through the results port"

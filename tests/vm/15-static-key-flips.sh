@@ -13,7 +13,7 @@ cd "$LAB_ROOT"
 
 flips=${LAB_STATIC_KEY_FLIPS:-4000}
 check_uint LAB_STATIC_KEY_FLIPS "$flips"
-vm_run static-key-flips stock qemu/jobs/static-key-flips.sh -t 900 -a "preempt=full" -e "FLIPS=$flips"
+vm_run static-key-flips stock guest/jobs/static-key-flips.sh -t 900 -a "preempt=full" -e "FLIPS=$flips"
 # The accelerator as run-vm started it, not as this script guesses it.
 mode=$(grep -oE -- '-accel [a-z]+[\\]?,?(thread=[a-z]+)?' "$VM_OUT/qemu.cmdline" 2>/dev/null |
 	tr -d '\\' || echo "no qemu.cmdline")

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$LAB_ROOT"
 
 for v in series debug stock; do
-	vm_run "sysctl-$v" "$v" qemu/jobs/sysctl.sh -t 120 -m 256 -s 64 \
+	vm_run "sysctl-$v" "$v" guest/jobs/sysctl.sh -t 120 -m 256 -s 64 \
 		-a "sysctl.vm.shrink_slab_min_pressure=7 sysctl.vm.memcg_reparent_pages=2"
 	if [[ "$v" == stock ]]; then
 		if ((VM_RC == 1)) && [[ "$VM_VERDICT" == "failed: the job exited 1"* ]]; then

@@ -3,7 +3,7 @@
 # left, mode 2 also with page reparenting (and MGLRU, preempt=full); stock
 # and mode 0 do not; mode 0 behaves like stock. Counts only. Then mode 2,
 # switched off and on again after the leftovers were dropped, leaves the
-# root's live dentries alone (qemu/jobs/min-pressure-toggle.sh).
+# root's live dentries alone (guest/jobs/min-pressure-toggle.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -79,7 +79,7 @@ done
 # Mode 2 presses what offline memcgs left and nothing else: switched off
 # and on again after the leftovers were dropped, it leaves the root's live
 # unused dentries to light pressure as mode 0 does (at least 90% stay).
-vm_run min-pressure-toggle series qemu/jobs/min-pressure-toggle.sh -t 900 -m 512 -s 2048
+vm_run min-pressure-toggle series guest/jobs/min-pressure-toggle.sh -t 900 -m 512 -s 2048
 name="min-pressure: mode 2 switched off and on leaves live dentries alone"
 before=$(vm_figure unused_before) after=$(vm_figure unused_after)
 if ((VM_RC != 0)) || ! is_uint "$before$after"; then

@@ -21,7 +21,7 @@ runs=("series:lab.lru_gen=n preempt=none" "series:lab.lru_gen=y preempt=full"
 for run in "${runs[@]}"; do
 	kernel=${run%%:*} append=${run#*:}
 	tag="reparent ($kernel${append:+, $append})"
-	vm_run "reparent-$kernel-${append// /-}" "$kernel" qemu/jobs/reparent.sh \
+	vm_run "reparent-$kernel-${append// /-}" "$kernel" guest/jobs/reparent.sh \
 		-M "$LAB_BUILD/$kernel/modules/lab_probe.ko" -t 900 -m 1024 -s 512 -a "$append"
 	grep -a '^#' "$VM_OUT/results/reparent.tap" 2>/dev/null | sed 's/^/    /' || true
 	declare -A res=()
@@ -49,7 +49,7 @@ for run in "${runs[@]}"; do
 done
 
 name="reparent: parallel churn racing reclaim and the switch on the debug kernel"
-vm_run reparent-stress-debug debug qemu/jobs/reparent-stress.sh -t 900 -m 384 -s 1024 \
+vm_run reparent-stress-debug debug guest/jobs/reparent-stress.sh -t 900 -m 384 -s 1024 \
 	-a "lab.lru_gen=y preempt=full"
 if ((VM_RC == 0)); then
 	t_pass "$name: no splat, none left dying (moved $(vm_figure moved_pages) pages, $(vm_figure dying_left) left dying)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Per-memcg slab caches (memcg_slab=, series 0007) under each policy, with
-# slub_debug=FZPU: qemu/jobs/memcg-slab.sh runs the module tests and
+# slub_debug=FZPU: guest/jobs/memcg-slab.sh runs the module tests and
 # test_memcg_slab. Each result is held against what the policy promises,
 # so that a test which must fail under one policy (a control) shows it
 # can: the module's child tests fail under shared, test_pin_keeps_dying
@@ -28,7 +28,7 @@ for run in "series:shared:" "series:pin:lab.lru_gen=y preempt=full" "series:repa
 	"series:donate:lab.lru_gen=y" "debug:pin:" "debug:reparent:lab.lru_gen=y preempt=full"; do
 	IFS=: read -r kernel policy more <<<"$run"
 	tag="memcg_slab=$policy ($kernel${more:+, $more})"
-	vm_run "memcg-slab-$kernel-$policy" "$kernel" qemu/jobs/memcg-slab.sh \
+	vm_run "memcg-slab-$kernel-$policy" "$kernel" guest/jobs/memcg-slab.sh \
 		-M "$LAB_BUILD/$kernel/modules/lab_memcg_slab.ko" \
 		-t 600 -m 1024 -s 512 -a "memcg_slab=$policy slub_debug=FZPU $more"
 	if ((VM_RC != 0)); then

@@ -18,7 +18,7 @@ done
 # donate boots the debug kernel: a bad value must not splat there either
 for run in "series:shared:$args" "series:pin:memcg_slab=pin$args" "debug:donate:memcg_slab=donate$args"; do
 	IFS=: read -r kernel want cmdline <<<"$run"
-	vm_run "memcg-slab-param-$want" "$kernel" qemu/jobs/memcg-slab-param.sh \
+	vm_run "memcg-slab-param-$want" "$kernel" guest/jobs/memcg-slab-param.sh \
 		-t 120 -m 256 -s 64 -a "$cmdline"
 	if ((VM_RC != 0)); then
 		t_fail "memcg_slab=: bad values ($want run): guest run" "$VM_VERDICT"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lab_kmem_bench.ko (the accounting benchmark of make run SCENARIO=full)
-# works, at a tiny size (qemu/jobs/kmem-bench.sh): in the root cgroup and
+# works, at a tiny size (guest/jobs/kmem-bench.sh): in the root cgroup and
 # in a user cgroup it reports the best and median ns of all four
 # benchmarks, cross-CPU ones included (the guest has two CPUs); bad
 # parameters are refused with a message. No time is judged here: costs
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$LAB_ROOT"
 
 name="kmem bench: 8 figures per context, cross-CPU included, on series memcg_slab=pin"
-vm_run kmem-bench series qemu/jobs/kmem-bench.sh \
+vm_run kmem-bench series guest/jobs/kmem-bench.sh \
 	-M "$LAB_BUILD/series/modules/lab_kmem_bench.ko" -t 300 -m 512 -s 64 -a memcg_slab=pin
 if ((VM_RC != 0)); then
 	t_fail "$name" "$VM_VERDICT"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lazy donation (memcg_slab=donate, series 0008): qemu/jobs/memcg-donate.sh
+# Lazy donation (memcg_slab=donate, series 0008): guest/jobs/memcg-donate.sh
 # with lab_memcg_donate.ko, slub_debug=FZPU; under donate also the adoption
 # race with the adopter held in the window after it published the slab. Under donate on the series
 # kernel: a live memcg takes the removed memcg's half-empty pages, the old
@@ -37,7 +37,7 @@ for run in ${LAB_DONATE_RUNS:-series:donate:10 series:reparent:2 debug:donate:40
 	adopt_race=0 append="memcg_slab=$policy slub_debug=FZPU"
 	[[ "$policy" == donate ]] && adopt_race=1
 	[[ "$kernel" == debug ]] && append+=" preempt=full lab.lru_gen=y"
-	vm_run "memcg-donate-$kernel-$policy" "$kernel" qemu/jobs/memcg-donate.sh \
+	vm_run "memcg-donate-$kernel-$policy" "$kernel" guest/jobs/memcg-donate.sh \
 		-M "$LAB_BUILD/$kernel/modules/lab_memcg_donate.ko" \
 		-e "RACE_ITERS=$iters" -e "RACE_ADOPT=$adopt_race" \
 		-t 900 -m 1024 -s 64 -a "$append"

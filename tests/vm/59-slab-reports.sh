@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Destroying an accounted cache whose per-memcg child still holds an
-# object (qemu/jobs/slab-leak.sh with lab_slab_leak.ko) keeps the root,
+# object (guest/jobs/slab-leak.sh with lab_slab_leak.ko) keeps the root,
 # as kmem_cache_destroy() keeps any cache with objects left: the one
 # kernel report is that function's warning, and on the debug kernel KASAN
 # reports nothing about the later free. On the debug kernel a deliberate
@@ -19,10 +19,10 @@ for run in "series:memcg_slab=reparent:0" "debug:memcg_slab=donate preempt=full 
 	tag="slab reports ($kernel, $append)"
 	mods=(-M "$LAB_BUILD/$kernel/modules/lab_slab_leak.ko")
 	((kasan)) && mods+=(-M "$LAB_BUILD/$kernel/modules/lab_kasan_uaf.ko")
-	vm_run "slab-reports-$kernel" "$kernel" qemu/jobs/slab-leak.sh "${mods[@]}" \
+	vm_run "slab-reports-$kernel" "$kernel" guest/jobs/slab-leak.sh "${mods[@]}" \
 		-e "KASAN_UAF=$kasan" -t 600 -m 512 -s 64 -a "$append slub_debug=FZPU"
 	grep -a '^#' "$VM_OUT/results/slab-leak.tap" 2>/dev/null | sed 's/^/    /' || true
-	splats=$(qemu/scan-splats.sh "$VM_OUT/console.log" || true)
+	splats=$(vm-runner/scan-splats.sh "$VM_OUT/console.log" || true)
 	unexpected=$(grep -avE "$expected" <<<"$splats" | grep -a . || true)
 	if ((VM_RC == 3)) && [[ -z "$unexpected" ]] &&
 		grep -aqE 'kmem_cache_destroy\+' <<<"$splats"; then

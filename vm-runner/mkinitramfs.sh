@@ -25,8 +25,8 @@ cp "$busybox" "$root/bin/busybox"
 for applet in $("$busybox" --list-full); do
 	[[ -e "$root/$applet" ]] || ln -s /bin/busybox "$root/$applet"
 done
-install -m 0755 "$LAB_ROOT/qemu/guest/init" "$root/init"
-install -m 0755 "$LAB_ROOT"/qemu/guest/lab-*.sh "$root/lab/bin/"
+install -m 0755 "$LAB_ROOT/guest/init" "$root/init"
+install -m 0755 "$LAB_ROOT"/guest/lab-*.sh "$root/lab/bin/"
 find "$mmtests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/bin/" \;
 find "$kselftests" -maxdepth 1 -type f -name "test_*" -perm -u+x -exec cp {} "$root/lab/kselftests/" \;
 # fs_mark, the peer workload, is dynamically linked: bring its libraries.

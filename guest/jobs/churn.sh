@@ -18,7 +18,7 @@
 #   d2, d3 after drop_caches=2 (slab objects), then =3 (page cache too),
 #          to show what keeps the removed cgroups dying (DROP_CACHES=0: no)
 # Output: /results/figures.txt, "phase.metric=value" lines (the format of
-# qemu/guest/lab-results.sh); derived figures (leftover_*, hot_*) are
+# guest/lab-results.sh); derived figures (leftover_*, hot_*) are
 # added at the end. The job collects "phase.metric value" lines in
 # /tmp/figures.txt and writes them out as it exits, however it exits.
 # Parameters come as environment variables from the scenario file.

@@ -20,7 +20,7 @@
 #   -e N=V     environment variable for the job, in /lab/env (repeatable)
 #   -A ACCEL   tcg (default) or kvm (only after a probe shows it works)
 #
-# The guest's own boot switches, read by qemu/guest/init from the kernel
+# The guest's own boot switches, read by guest/init from the kernel
 # command line (-a): lab.lru_gen=y|n switches MGLRU on or off before the
 # job starts (default: as built, off).
 #
@@ -117,7 +117,7 @@ tcg)
 	tcg_boot="rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30 pci=noacpi"
 	;;
 kvm)
-	"$LAB_ROOT/qemu/probe-kvm.sh" ||
+	"$LAB_ROOT/vm-runner/probe-kvm.sh" ||
 		die "ACCEL=kvm: the KVM probe failed on this machine; use ACCEL=tcg"
 	accel_args=(-accel kvm -cpu host,la57=off)
 	;;
@@ -185,7 +185,7 @@ if [[ -n "$job" ]]; then
 		v=${v//\'/\'\\\'\'}
 		printf "export %s='%s'\n" "${e%%=*}" "$v" >>"$envfile"
 	done
-	"$LAB_ROOT/qemu/pack-job.sh" "$out/job.cpio" "$job" "$envfile" "${modules[@]}"
+	"$LAB_ROOT/vm-runner/pack-job.sh" "$out/job.cpio" "$job" "$envfile" "${modules[@]}"
 	cat "$initrd" "$out/job.cpio" >"$out/initrd.cpio"
 	rm -f "$out/job.cpio"
 	rd=$out/initrd.cpio
@@ -233,7 +233,7 @@ if ((wrc == 124)); then
 	# in D state with their stacks; the vCPUs' registers go beside them.
 	hung=1
 	note "$out: no end within $timeout s; asking the guest for its stacks (sysrq l and w, 60 s), registers in $out/hung-monitor.txt"
-	"$LAB_ROOT/qemu/hmp-send.py" "$mon" "sendkey alt-sysrq-l" \
+	"$LAB_ROOT/vm-runner/hmp-send.py" "$mon" "sendkey alt-sysrq-l" \
 		"30:sendkey alt-sysrq-w" "30:info registers -a" >"$out/hung-monitor.txt" ||
 		note "warning: the monitor did not answer; no stacks from the hung guest"
 	kill "$qpid" 2>/dev/null || true
@@ -259,7 +259,7 @@ if [[ -s "$out/results.tar" ]]; then
 fi
 status=$(sed -n 's/^lab-status: \([0-9][0-9]*\).*/\1/p' "$out/status" | tail -n 1)
 
-splats=$("$LAB_ROOT/qemu/scan-splats.sh" "$out/console.log" || true)
+splats=$("$LAB_ROOT/vm-runner/scan-splats.sh" "$out/console.log" || true)
 first_splat=$(head -n 1 <<<"$splats" | sed -E 's/^[0-9]+:\[ *[0-9.]+\] //')
 if ((hung)); then
 	verdict="hung: no end within ${timeout} s"

@@ -1,6 +1,6 @@
 # The guest-to-host contract, sourced by the jobs (. lab-results.sh).
 # A job leaves its results in /results, which the init streams to the host
-# when the job ends (qemu/run-vm.sh unpacks it into OUTDIR/results):
+# when the job ends (vm-runner/run-vm.sh unpacks it into OUTDIR/results):
 #   /results/NAME.tap     KTAP, one file per test program;
 #   /results/figures.txt  one "key=value" line per figure, keys
 #                         [a-z0-9_]; the last line of a key counts.
