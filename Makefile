@@ -23,7 +23,7 @@ help:
 	@echo "dying-memcg lab targets:"
 	@echo "  make deps                     install the Debian packages the lab needs"
 	@echo "  make kernel VARIANT=stock|series|debug [PATCHES=N]"
-	@echo "                                extract, patch, configure and build (C=1, ccache)"
+	@echo "                                extract, patch, configure and build (ccache)"
 	@echo "                                into build/<variant>/bzImage"
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
 	@echo "  make boot VARIANT=stock|series|debug [APPEND='memcg_slab=pin ...']"

@@ -14,6 +14,13 @@ lab_figure() {
 	echo "# $1=$2"
 }
 
+# lab_figures_from PREFIX FILE: each "key value" line of FILE (debugfs,
+# /proc/vmstat) whose value is a number, as the figure PREFIXkey.
+lab_figures_from() {
+	awk -v p="$1" 'NF == 2 && $2 ~ /^-?[0-9]+$/ { print p $1 "=" $2 }' "$2" \
+		2>/dev/null | tee -a /results/figures.txt | sed 's/^/# /'
+}
+
 # lab_tap NAME CMD...: run the TAP-printing test CMD, keep what it prints
 # in /results/NAME.tap and show it; returns CMD's exit status.
 lab_tap() {

@@ -3,12 +3,17 @@
  * The one table shape of the lab's in-guest C tests, reported through the
  * tree's tools/testing/selftests/kselftest.h (the cgroup kselftests'
  * harness): each test returns KSFT_PASS, KSFT_FAIL or KSFT_SKIP and is
- * listed with LAB_TEST(); lab_run_tests() prints KTAP and exits with
- * kselftest's status (0 all passed or skipped, 1 a test failed).
+ * listed with LAB_TEST(). main() calls ksft_print_header() before it
+ * prints anything (ksft_print_msg() for "# " lines); lab_run_tests()
+ * prints the plan and the results and exits with kselftest's status (0
+ * all passed or skipped, 1 a test failed).
  */
 #ifndef LAB_TEST_H
 #define LAB_TEST_H
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "kselftest.h"
 
 struct lab_test {
@@ -18,6 +23,16 @@ struct lab_test {
 
 #define LAB_TEST(fn) { fn, #fn }
 #define LAB_NR_TESTS(t) (sizeof(t) / sizeof((t)[0]))
+
+/*
+ * Start the KTAP output; stdout line-buffered, so that a test that forks
+ * does not print its parent's pending lines twice.
+ */
+static inline void lab_tests_begin(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+}
 
 /* Is @name among the @argc names of @argv, or are there none? */
 static inline int lab_test_selected(const char *name, int argc, char **argv)
@@ -53,8 +68,7 @@ static inline void lab_check_test_names(const char *prog,
 
 /*
  * Run those of the @n @tests that the @argc names of @argv select (all if
- * there are none) and exit. stdout is line-buffered, so that a test that
- * forks does not print its parent's pending lines twice.
+ * there are none) and exit.
  */
 static inline void lab_run_tests(const struct lab_test *tests, size_t n,
 				 int argc, char **argv)
@@ -62,10 +76,8 @@ static inline void lab_run_tests(const struct lab_test *tests, size_t n,
 	unsigned int plan = 0;
 	size_t i;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 0; i < n; i++)
 		plan += lab_test_selected(tests[i].name, argc, argv);
-	ksft_print_header();
 	ksft_set_plan(plan);
 	for (i = 0; i < n; i++) {
 		if (!lab_test_selected(tests[i].name, argc, argv))

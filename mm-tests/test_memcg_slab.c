@@ -430,6 +430,7 @@ int main(int argc, char **argv)
 	}
 	atexit(unmount_tmpfs);
 	read_policy();
+	lab_tests_begin();
 	ksft_print_msg("memcg_slab policy: %s\n", policy);
 	lab_run_tests(tests, LAB_NR_TESTS(tests), 0, NULL);
 }

@@ -865,5 +865,6 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 2;
 	}
+	lab_tests_begin();
 	lab_run_tests(tests, LAB_NR_TESTS(tests), argc - 3, argv + 3);
 }

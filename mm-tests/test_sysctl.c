@@ -58,7 +58,7 @@ static int test_valid_values(void)
 	for (v = max_value; v >= 0; v--) {
 		snprintf(buf, sizeof(buf), "%ld\n", v);
 		if (write_value(buf) || read_value(&got) || got != v) {
-			fprintf(stderr, "# writing %ld failed or read back wrong\n", v);
+			ksft_print_msg("writing %ld failed or read back wrong\n", v);
 			goto cleanup;
 		}
 	}
@@ -92,7 +92,7 @@ static int test_invalid_values(void)
 		if (read_value(&after))
 			goto cleanup;
 		if (err != EINVAL || after != before) {
-			fprintf(stderr, "# '%s': errno %d (want %d), value %ld -> %ld\n",
+			ksft_print_msg("'%s': errno %d (want %d), value %ld -> %ld\n",
 				s, err, EINVAL, before, after);
 			goto cleanup;
 		}
@@ -116,6 +116,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "/proc/sys/%s", argv[1]);
 	max_value = lab_parse_count("test_sysctl", "MAX", argv[2]);
+	lab_tests_begin();
 	ksft_print_msg("%s, 0..%ld\n", path, max_value);
 	/* A missing sysctl fails every test (stock is the control). */
 	if (access(path, R_OK | W_OK))

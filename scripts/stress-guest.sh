@@ -47,6 +47,9 @@ rc=$?
 set -e
 {
 	echo "wall_seconds=$((SECONDS - t0))"
-	echo "splats=$("$LAB_ROOT/vm-runner/scan-splats.sh" "$out/console.log" 2>/dev/null | wc -l)"
+	# no console (QEMU never ran): no count, which the judge fails
+	if [[ -f "$out/console.log" ]]; then
+		echo "splats=$("$LAB_ROOT/vm-runner/scan-splats.sh" "$out/console.log" | wc -l)"
+	fi
 } >"$out/host.txt"
 exit "$rc"

@@ -6,14 +6,18 @@ scripts/stress-judge.sh leave it: results/figures.txt (the guest's
 and checks.txt (the judge's "ok"/"FAIL" lines).
 
 Usage: stress-table.py OUTDIR...
-Prints the table; exits 1 with a message if an OUTDIR has no figures.
+Prints the table, "-" for a figure a guest did not report (a guest that
+died reports none); exits 1 with a message if an OUTDIR holds no run.
 """
 import os
 import sys
 
 
 def figures(path):
+    """The key=value lines of PATH; none if a dead guest left no file."""
     figs = {}
+    if not os.path.exists(path):
+        return figs
     with open(path) as f:
         for line in f:
             key, sep, value = line.rstrip("\n").partition("=")
@@ -25,6 +29,8 @@ def figures(path):
 def load(outdir):
     run = figures(os.path.join(outdir, "results", "figures.txt"))
     run.update(figures(os.path.join(outdir, "host.txt")))
+    if not run:
+        raise OSError("no results/figures.txt or host.txt")
     with open(os.path.join(outdir, "checks.txt")) as f:
         run["checks"] = [line.split()[0] for line in f if line.strip()]
     return run

@@ -18,16 +18,18 @@ for cg in "" /bench; do
 done
 echo "1..3" >/results/kmem-bench.tap
 n=0
-for bad in objs=0 reps=100 cg=/nonexistent; do
+# BAD:WHAT-THE-MESSAGE-SAYS
+for case in "objs=0:must be 1..100000" "reps=100:reps 1..99" "cg=/nonexistent:no cgroup /nonexistent"; do
+	bad=${case%%:*} want=${case#*:}
 	n=$((n + 1))
 	dmesg -c >/dev/null
-	if insmod /lab/modules/lab_kmem_bench.ko $bad 2>/dev/null; then
+	if insmod /lab/modules/lab_kmem_bench.ko "$bad" 2>/dev/null; then
 		rmmod lab_kmem_bench
 		lab_tap_line kmem-bench $n 1 "refuses_${bad%%=*} # $bad was accepted"
-	elif msg=$(dmesg | sed -n 's/^.*lab_kmem_bench: //p' | head -n 1) && [ -n "$msg" ]; then
+	elif msg=$(dmesg | sed -n 's/^.*lab_kmem_bench: //p' | grep -F -- "$want"); then
 		lab_tap_line kmem-bench $n 0 "refuses_${bad%%=*} # $msg"
 	else
-		lab_tap_line kmem-bench $n 1 "refuses_${bad%%=*} # refused without a message"
+		lab_tap_line kmem-bench $n 1 "refuses_${bad%%=*} # refused without saying '$want'"
 	fi
 done
 exit 0

@@ -113,5 +113,5 @@ if [ "$RACE_ADOPT" = 1 ]; then
 	rmdir "$lab/fresh"
 fi
 rmmod lab_memcg_donate || exit 1
-sed 's/^/# memcg-donate: debugfs /' /sys/kernel/debug/memcg_slab 2>/dev/null
+lab_figures_from debugfs_ /sys/kernel/debug/memcg_slab
 exit 0

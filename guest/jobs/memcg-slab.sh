@@ -26,7 +26,9 @@ lab_figure rmmod_left_children "$(dmesg | grep -ac 'children still hold objects'
 rmdir "$lab/a" "$lab/b"
 lab_tap test_memcg_slab test_memcg_slab "$lab" /mnt/scratch/slab
 rc=$?
-cat /sys/kernel/debug/memcg_slab 2>/dev/null | sed 's/^/# memcg-slab: /'
+lab_figures_from debugfs_ /sys/kernel/debug/memcg_slab
+grep -E '^memcg_reparent' /proc/vmstat >/tmp/reparent.txt
+lab_figures_from vmstat_ /tmp/reparent.txt
 for k in memcg_slab_donated memcg_slab_adopted memcg_slab_pool_freed; do
 	lab_figure "$k" "$(awk -v k="$k" '$1 == k { print $2; f = 1 } END { if (!f) print "none" }' /proc/vmstat)"
 done

@@ -10,7 +10,7 @@ set -eu
 . lab-results.sh
 : "${REPARENT_JOBS:=40}" "${REPARENT_PARALLEL:=4}" "${REPARENT_PRESSURE_MIB:=512}"
 
-[ -e /proc/lockdep ] || { echo "reparent-stress: no lockdep in this kernel"; exit 1; }
+[ -e /proc/lockdep ] || { lab_figure error "no lockdep in this kernel"; exit 1; }
 lab=/sys/fs/cgroup/lab
 mkdir "$lab"
 echo "+memory +io" >"$lab/cgroup.subtree_control"

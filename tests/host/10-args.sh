@@ -52,7 +52,7 @@ t_expect_error "args: make stress VARIANT=stock POLICIES=pin" "stock kernel has 
 	make -s stress VARIANT=stock POLICIES=pin
 t_expect_error "args: stress-guest.sh SIZE=x" "SIZE must be a non-negative integer" \
 	scripts/stress-guest.sh debug donate 60 x /tmp/lab-never
-t_expect_error "args: stress-judge.sh without a console" "no console in" \
+t_expect_error "args: stress-judge.sh on a folder with no stress run" "no /nonexistent/host.txt" \
 	scripts/stress-judge.sh /nonexistent donate
 # The guest workload checks its arguments before it touches anything
 make -s mm-tests >/dev/null

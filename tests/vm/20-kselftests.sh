@@ -55,7 +55,8 @@ rerun() {
 	local i res rjob=$job.rerun rargs=(-a "$(variant_args "$1")")
 	printf '#!/bin/sh\nexec lab-kselftests.sh %s\n' "$2" >"$rjob"
 	for i in 1 2; do
-		vm_run "kselftests-$1-rerun$i" "${1%%-*}" "$rjob" -t 900 -m 1024 -s 1024 "${rargs[@]}"
+		# A hung rerun's stacks go to the log, not into the answer.
+		vm_run "kselftests-$1-rerun$i" "${1%%-*}" "$rjob" -t 900 -m 1024 -s 1024 "${rargs[@]}" >&2
 		res=$(vm_tap "$2" | awk -v n="$3" '$1 == n { print $2 }')
 		if [[ "$res" == pass ]]; then
 			echo "pass $i"

@@ -24,7 +24,10 @@ for v in series debug stock; do
 		t_pass "$name"
 	else
 		t_fail "$name" "$VM_VERDICT"
-		vm_tap | grep -v ' pass$' | head -n 5 | sed 's/^/    /' || true
+		for f in "$VM_OUT"/results/*.tap; do
+			[[ -f "$f" ]] || continue
+			grep -a '^#\|^not ok' "$f" | head -n 5 | sed "s|^|    ${f##*/}: |" || true
+		done
 	fi
 	for p in shrink_slab_min_pressure=7 memcg_reparent_pages=2; do
 		kept=$(vm_figure "boot_${p%=*}")

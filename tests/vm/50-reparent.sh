@@ -54,5 +54,8 @@ vm_run reparent-stress-debug debug guest/jobs/reparent-stress.sh -t 900 -m 384 -
 if ((VM_RC == 0)); then
 	t_pass "$name: no splat, none left dying (moved $(vm_figure moved_pages) pages, $(vm_figure dying_left) left dying)"
 else
-	t_fail "$name" "$VM_VERDICT; moved $(vm_figure moved_pages) pages, $(vm_figure dying_left) left dying"
+	why=$(vm_figure error)
+	[[ "$why" == none ]] && why="moved $(vm_figure moved_pages) pages, $(vm_figure dying_left) left dying"
+	t_fail "$name" "$VM_VERDICT; $why"
+	vm-runner/scan-splats.sh "$VM_OUT/console.log" 2>&1 | head -n 5 | sed 's/^/    /' || true
 fi
