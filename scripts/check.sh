@@ -4,6 +4,10 @@
 # "N passed, N failed, N skipped". Exit 1 if anything failed.
 # T='vm/55* host/10*' (globs relative to tests/) runs only the matching
 # scripts, after host/30-build.sh, which builds what the guest tests boot.
+# Host tests run one after the other; then the guest tests run
+# LAB_CHECK_JOBS at a time (default: the host's CPUs, since each guest is
+# one single-threaded TCG process), each script's output printed whole
+# when it ends.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -33,16 +37,57 @@ export LAB_CHECK_RESULTS=$results
 export LAB_CHECK_OUT=$LAB_BUILD/check
 mkdir -p "$LAB_CHECK_OUT"
 
-start=$SECONDS
-for t in "${scripts[@]}"; do
-	name=${t#"$LAB_ROOT"/tests/}
+lanes=${LAB_CHECK_JOBS:-$(nproc)}
+check_uint LAB_CHECK_JOBS "$lanes"
+((lanes >= 1)) || die "LAB_CHECK_JOBS must be at least 1, got $lanes"
+logs=$LAB_CHECK_OUT/logs
+mkdir -p "$logs"
+
+# run_script SCRIPT: run one test script, its output to stdout, and say
+# how long it took; a script that fails by itself is a failed result.
+run_script() {
+	local t=$1 name=${1#"$LAB_ROOT"/tests/} t0=$SECONDS
 	echo "== $name"
-	t0=$SECONDS
 	if ! bash "$t"; then
 		printf 'fail\t%s\t%s\n' "$name" "the test script itself failed" >>"$results"
 		echo "  FAIL  $name: the test script itself failed"
 	fi
 	echo "   ($((SECONDS - t0)) s)"
+}
+
+start=$SECONDS
+guests=()
+for t in "${scripts[@]}"; do
+	if [[ "$t" == "$LAB_ROOT"/tests/vm/* ]]; then
+		guests+=("$t")
+	else
+		run_script "$t"
+	fi
+done
+
+# The builds are done (host/30-build.sh): scenarios that guest tests run
+# must not rebuild a kernel or the initramfs that another lane boots.
+export LAB_PREBUILT=1
+# log_of: the lanes' scripts not yet reaped, by pid.
+declare -A log_of=()
+reap_one() {
+	local done_pid=
+	wait -n -p done_pid || true
+	[[ -n "$done_pid" && -n "${log_of[$done_pid]:-}" ]] || die "lost track of a guest test lane"
+	cat "${log_of[$done_pid]}"
+	unset "log_of[$done_pid]"
+}
+for t in "${guests[@]}"; do
+	while ((${#log_of[@]} >= lanes)); do
+		reap_one
+	done
+	log=$logs/$(basename "$t" .sh).log
+	run_script "$t" >"$log" 2>&1 &
+	log_of[$!]=$log
+	echo "   started ${t#"$LAB_ROOT"/tests/} (output when it ends: $log)"
+done
+while ((${#log_of[@]} > 0)); do
+	reap_one
 done
 
 pass=$(grep -c '^pass' "$results" || true)
