@@ -83,6 +83,11 @@ for t in "${guests[@]}"; do
 		reap_one
 	done
 	log=$logs/$(basename "$t" .sh).log
+	if ((lanes == 1)); then
+		# One lane: show the output as it comes.
+		run_script "$t" 2>&1 | tee "$log"
+		continue
+	fi
 	run_script "$t" >"$log" 2>&1 &
 	log_of[$!]=$log
 	echo "   started ${t#"$LAB_ROOT"/tests/} (output when it ends: $log)"

@@ -27,9 +27,23 @@ check_variant() {
 	die "unknown VARIANT '$1' (expected one of: ${LAB_VARIANTS[*]})"
 }
 
+# is_uint TEXT: TEXT is a non-negative decimal integer.
+is_uint() {
+	[[ "$1" =~ ^[0-9]+$ ]]
+}
+
 # check_uint NAME VALUE: VALUE must be a non-negative decimal integer.
 check_uint() {
-	[[ "$2" =~ ^[0-9]+$ ]] || die "$1 must be a non-negative integer, got '$2'"
+	is_uint "$2" || die "$1 must be a non-negative integer, got '$2'"
+}
+
+# figure_of KEY FILE...: the value of the last "KEY=value" line in the
+# FILEs (guest/lab-results.sh's figures.txt format); nothing if none, or
+# if a FILE is missing.
+figure_of() {
+	local key=$1
+	shift
+	{ cat "$@" 2>/dev/null || true; } | sed -n "s/^$key=//p" | tail -n 1
 }
 
 # series_patches: the patch files named by series/series, in order.

@@ -16,7 +16,7 @@ figs=$out/results/figures.txt
 # fig NAME: the figure the guest (or the host) recorded, or -1
 fig() {
 	local v
-	v=$(cat "$figs" "$out/host.txt" 2>/dev/null | sed -n "s/^$1=//p" | tail -n 1)
+	v=$(figure_of "$1" "$figs" "$out/host.txt")
 	[[ "$v" =~ ^-?[0-9]+(\.[0-9]+)?$ ]] || v=-1
 	echo "$v"
 }

@@ -88,14 +88,8 @@ vm_tap() {
 # "KEY=value" line), or "none" if the guest did not record it.
 vm_figure() {
 	local v
-	v=$(sed -n "s/^$1=//p" "$VM_OUT/results/figures.txt" 2>/dev/null | tail -n 1)
+	v=$(figure_of "$1" "$VM_OUT/results/figures.txt")
 	echo "${v:-none}"
-}
-
-# is_uint TEXT: TEXT is a non-negative decimal integer (a figure that was
-# recorded, or several joined: is_uint "$a$b").
-is_uint() {
-	[[ "$1" =~ ^[0-9]+$ ]]
 }
 
 # vm_figures: every figure of the run, indented, for the reader of the log.
