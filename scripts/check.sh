@@ -8,7 +8,10 @@
 # LAB_CHECK_JOBS at a time (default 1; each guest is one single-threaded
 # TCG process, so 2 would keep both cores busy, but two debug guests
 # then stopped early in boot in one run: docs/reliability.md), each
-# script's output printed whole when it ends.
+# script's output printed whole when it ends. A host test whose header
+# has the line "# lab-check: beside-guests" (lint: host CPU work on the
+# kernels already built) runs in the background beside the guest tests,
+# which keep one core busy each, and its output comes at the end.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -57,10 +60,12 @@ run_script() {
 }
 
 start=$SECONDS
-guests=()
+guests=() beside=()
 for t in "${scripts[@]}"; do
 	if [[ "$t" == "$LAB_ROOT"/tests/vm/* ]]; then
 		guests+=("$t")
+	elif grep -qx '# lab-check: beside-guests.*' "$t"; then
+		beside+=("$t")
 	else
 		run_script "$t"
 	fi
@@ -69,11 +74,29 @@ done
 # The builds are done (host/30-build.sh): scenarios that guest tests run
 # must not rebuild a kernel or the initramfs that another lane boots.
 export LAB_PREBUILT=1
+beside_pid=
+if ((${#beside[@]} > 0)); then
+	if ((${#guests[@]} == 0)); then
+		for t in "${beside[@]}"; do
+			run_script "$t"
+		done
+	else
+		beside_log=$logs/host-beside-guests.log
+		(for t in "${beside[@]}"; do run_script "$t"; done) >"$beside_log" 2>&1 &
+		beside_pid=$!
+		echo "   started ${beside[*]#"$LAB_ROOT"/tests/} beside the guest tests (output at the end: $beside_log)"
+	fi
+fi
 # log_of: the lanes' scripts not yet reaped, by pid.
 declare -A log_of=()
 reap_one() {
 	local done_pid=
 	wait -n -p done_pid || true
+	if [[ -n "$beside_pid" && "$done_pid" == "$beside_pid" ]]; then
+		# The host tests beside the guests ended first: not a lane.
+		beside_pid=
+		wait -n -p done_pid || true
+	fi
 	[[ -n "$done_pid" && -n "${log_of[$done_pid]:-}" ]] || die "lost track of a guest test lane"
 	cat "${log_of[$done_pid]}"
 	unset "log_of[$done_pid]"
@@ -95,6 +118,10 @@ done
 while ((${#log_of[@]} > 0)); do
 	reap_one
 done
+if [[ -n "$beside_pid" ]]; then
+	wait "$beside_pid" || true
+fi
+[[ -z "${beside_log:-}" ]] || cat "$beside_log"
 
 pass=$(grep -c '^pass' "$results" || true)
 fail=$(grep -c '^fail' "$results" || true)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make lint passes, and its checkpatch stage catches a patch with style
 # problems.
+# lab-check: beside-guests (host work only, on the kernels already built)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
