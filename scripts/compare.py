@@ -71,10 +71,16 @@ def welch_p(xs, ys):
     my, sy = mean_sd(ys)
     vx, vy = sx * sx / len(xs), sy * sy / len(ys)
     if vx + vy == 0.0:
-        return 1.0 if mx == my else 0.0
+        # No spread on either side: there is nothing to test with.
+        return None
     t = (mx - my) / math.sqrt(vx + vy)
     df = (vx + vy) ** 2 / (vx * vx / (len(xs) - 1) + vy * vy / (len(ys) - 1))
     return betai(df / 2.0, 0.5, df / (df + t * t))
+
+
+def exact(value):
+    """The figure as the guest wrote it: integers whole, others round-trip."""
+    return "%d" % value if value.is_integer() else repr(value)
 
 
 def load(run_dir):
@@ -120,7 +126,7 @@ def main():
         for label in labels:
             for metric in metrics:
                 for rep, value in sorted(data[label].get(metric, [])):
-                    f.write("%s,%d,%s,%g\n" % (label, rep, metric, value))
+                    f.write("%s,%d,%s,%s\n" % (label, rep, metric, exact(value)))
 
     shown = metrics
     if patterns:
@@ -147,9 +153,12 @@ def main():
             m, sd = mean_sd(vals)
             cell = "%.0f ±%.0f" % (m, sd)
             if i > 0 and base:
-                bm, _ = mean_sd(base)
+                bm, bsd = mean_sd(base)
                 p = welch_p(base, vals)
                 mark = "*" if p is not None and p < 0.05 else " "
+                if p is None and len(base) > 1 and len(vals) > 1 and bsd == 0 and sd == 0:
+                    # Both sides identical in all runs: no test, no star.
+                    mark = "="
                 if abs(bm) >= 1.0:
                     cell += " %s%+6.1f%%%s" % (mark, (m - bm) / bm * 100.0, mark)
                 elif abs(m - bm) >= 1.0:
@@ -159,8 +168,9 @@ def main():
             row += "  %24s" % cell
         lines.append(row)
     lines.append("")
-    lines.append("mean ±sd over repetitions; delta against %s; *...* Welch's t-test p < 0.05"
+    lines.append("mean ±sd over repetitions; delta against %s; *...* Welch's t-test p < 0.05;"
                  % labels[0])
+    lines.append("=...= both sides identical in all their runs (no test)")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(run_dir, "table.txt"), "w") as f:
         f.write(table)

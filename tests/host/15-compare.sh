@@ -21,6 +21,7 @@ checks = [
     abs(c.welch_p([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]) - 0.001052) < 2e-6,
     c.welch_p([1, 2, 3], [1, 2, 3]) == 1.0,
     c.welch_p([1], [2]) is None,
+    c.welch_p([5, 5, 5], [7, 7, 7]) is None,
 ]
 sys.exit(0 if all(checks) else 1)
 PY
@@ -41,10 +42,24 @@ for r in 1 2 3; do
 	echo "shift=$((100 + r))" >>"$tmp/a-$r/results/figures.txt"
 	echo "same=$((101 + r % 3))" >"$tmp/b-$r/results/figures.txt"
 	echo "shift=$((200 + r))" >>"$tmp/b-$r/results/figures.txt"
+	echo "flat=5" >>"$tmp/a-$r/results/figures.txt"
+	echo "flat=7" >>"$tmp/b-$r/results/figures.txt"
+	echo "fine=1234567.123456789" >>"$tmp/a-$r/results/figures.txt"
+	echo "big=123456789" >>"$tmp/a-$r/results/figures.txt"
 done
 scripts/compare.py "$tmp" >/dev/null
 if grep -q '^shift .*\* +98\.0%\*' "$tmp/table.txt" && grep '^same ' "$tmp/table.txt" | grep -qv '\*'; then
 	t_pass "compare: the table marks a real shift and not an equal pair"
 else
 	t_fail "compare: the table marks a real shift and not an equal pair" "$(cat "$tmp/table.txt")"
+fi
+if grep -q '^flat .*= +40\.0%=' "$tmp/table.txt" && ! grep '^flat ' "$tmp/table.txt" | grep -q '\*'; then
+	t_pass "compare: a row with no spread on either side says so and has no star"
+else
+	t_fail "compare: a row with no spread on either side says so and has no star" "$(grep '^flat ' "$tmp/table.txt")"
+fi
+if grep -q '^a,1,fine,1234567.123456789$' "$tmp/raw.csv" && grep -q '^a,1,big,123456789$' "$tmp/raw.csv"; then
+	t_pass "compare: raw.csv keeps every digit the guest wrote"
+else
+	t_fail "compare: raw.csv keeps every digit the guest wrote" "$(grep -E ',(fine|big),' "$tmp/raw.csv" | head -2)"
 fi
