@@ -6,6 +6,7 @@ VARIANT ?= series
 PATCHES ?=
 SCENARIO ?= default
 QUICK ?= 0
+PARAMS ?=
 ACCEL ?= tcg
 export ACCEL
 POLICIES ?= shared pin reparent donate
@@ -28,9 +29,11 @@ help:
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
 	@echo "  make boot VARIANT=stock|series|debug [APPEND='memcg_slab=pin ...']"
 	@echo "                                interactive guest shell (Ctrl-a x quits)"
-	@echo "  make run [SCENARIO=default|slab|donate|full|smoke] [QUICK=1]"
+	@echo "  make run [SCENARIO=default|slab|donate|full|crashloop|smoke] [QUICK=1]"
+	@echo "           [PARAMS='NAME=VALUE ...']"
 	@echo "                                build what is missing, boot, compare;"
-	@echo "                                results in results/<date>-<scenario>/"
+	@echo "                                results in results/<date>-<scenario>/;"
+	@echo "                                PARAMS overrides the scenario's sizes"
 	@echo "  make stress [VARIANT=debug] [POLICIES='shared pin reparent donate']"
 	@echo "              [STRESS_SECONDS=600] [STRESS_SIZE=1]"
 	@echo "                                per policy, one guest of churn, OOM kills, removal"
@@ -70,7 +73,7 @@ boot: kernel initramfs
 	@vm-runner/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT) -a "$(APPEND)"
 
 run: deps
-	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)"
+	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)" "$(PARAMS)"
 
 stress: deps
 	@scripts/stress.sh "$(STRESS_VARIANT)" "$(POLICIES)" "$(STRESS_SECONDS)" "$(STRESS_SIZE)"

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # make run: build what is missing, run a scenario's variants in guests,
 # print the comparison. Results land in results/<date>-<scenario>/.
-# Usage: run-scenario.sh SCENARIO QUICK
+# Usage: run-scenario.sh SCENARIO QUICK [PARAMS]
+# PARAMS: "NAME=VALUE ..." overriding the scenario's own param lines (a
+# size, a count); a NAME the scenario does not declare is refused.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[[ $# -eq 2 ]] || die "usage: ${0##*/} SCENARIO QUICK"
+[[ $# -eq 2 || $# -eq 3 ]] || die "usage: ${0##*/} SCENARIO QUICK [PARAMS]"
 scenario=$1
 quick=$2
+overrides=${3:-}
 [[ "$quick" == 0 || "$quick" == 1 ]] || die "QUICK must be 0 or 1, got '$quick'"
 file=$LAB_ROOT/scenarios/$scenario.scn
 if [[ ! "$scenario" =~ ^[a-z0-9_-]+$ || ! -f "$file" ]]; then
@@ -64,6 +67,14 @@ if ((quick == 1)); then
 	reps=$quick_reps
 	params+=("${quick_params[@]}")
 fi
+declared=" ${params[*]%%=*} ${quick_params[*]%%=*} "
+for o in $overrides; do
+	[[ "$o" =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9._-]+$ ]] ||
+		die "PARAMS: '$o' is not NAME=VALUE (VALUE: letters, digits, '.', '_', '-')"
+	[[ "$declared" == *" ${o%%=*} "* ]] ||
+		die "PARAMS: scenario '$scenario' has no parameter ${o%%=*} (it has:$(tr ' ' '\n' <<<"$declared" | sort -u | tr '\n' ' '))"
+	params+=("$o")
+done
 
 # LAB_PREBUILT=1 (make check, whose guest tests run side by side after
 # it built everything): use what is built, rebuild nothing.

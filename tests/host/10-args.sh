@@ -20,6 +20,10 @@ t_expect_error "args: make run SCENARIO=bogus" "unknown scenario 'bogus'" \
 	make -s run SCENARIO=bogus
 t_expect_error "args: make run QUICK=maybe" "QUICK must be 0 or 1" \
 	make -s run QUICK=maybe
+t_expect_error "args: make run PARAMS with a name the scenario lacks" "has no parameter BOGUS" \
+	make -s run SCENARIO=crashloop PARAMS='BOGUS=1'
+t_expect_error "args: make run PARAMS without NAME=VALUE" "is not NAME=VALUE" \
+	make -s run SCENARIO=crashloop PARAMS='CRASH_CYCLES=1;reboot'
 t_expect_error "args: make boot VARIANT=bogus" "unknown VARIANT 'bogus'" \
 	make -s boot VARIANT=bogus
 t_expect_error "args: run-vm.sh -t abc" "timeout must be a non-negative integer" \
