@@ -63,11 +63,10 @@ static long meminfo_kb(const char *key)
 	return ret;
 }
 
-/* Microseconds to read @path whole once, or -1. */
-static double read_whole_us(const char *path)
+/* Read @path whole; 0 or -1. */
+static int read_file(const char *path)
 {
-	static char buf[65536];
-	double t0 = lab_now();
+	char buf[4096];
 	ssize_t n;
 	int fd;
 
@@ -78,7 +77,15 @@ static double read_whole_us(const char *path)
 		n = read(fd, buf, sizeof(buf));
 	} while (n > 0);
 	close(fd);
-	if (n < 0)
+	return n < 0 ? -1 : 0;
+}
+
+/* Microseconds to read @path whole once, or -1. */
+static double read_whole_us(const char *path)
+{
+	double t0 = lab_now();
+
+	if (read_file(path))
 		return -1;
 	return (lab_now() - t0) * 1e6;
 }
@@ -127,23 +134,6 @@ static int write_file_kib(const char *path, long kib)
 	return close(fd);
 }
 
-/* Read @path whole; 0 or -1. */
-static int read_file(const char *path)
-{
-	char buf[4096];
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	do {
-		n = read(fd, buf, sizeof(buf));
-	} while (n > 0);
-	close(fd);
-	return n < 0 ? -1 : 0;
-}
-
 /* One instance of the service, in cgroup @cg; never returns. */
 static void instance(const struct crash_opts *o, const char *cg, long n)
 {
@@ -178,7 +168,7 @@ static void instance(const struct crash_opts *o, const char *cg, long n)
 }
 
 /* Run cycle @n; 0, or -1 with a message. */
-static int cycle(const struct crash_opts *o, long n)
+static int run_cycle(const struct crash_opts *o, long n)
 {
 	static const char * const why[] = {
 		[10] = "could not enter its cgroup",
@@ -246,7 +236,9 @@ static int sample(const struct crash_opts *o, long n, struct crash_base *b)
 	ms = median_read_us(o->root, "memory.stat", o->reads);
 	cs = median_read_us(o->root, "cgroup.stat", o->reads);
 	if (dying < 0 || percpu < 0 || sunreclaim < 0 || ms < 0 || cs < 0) {
-		fprintf(stderr, "crashloop: cannot read the figures of cycle %ld (%s/cgroup.stat, /proc/meminfo, %s/memory.stat)\n",
+		fprintf(stderr,
+			"crashloop: cannot read the figures of cycle %ld\n"
+			"  (%s/cgroup.stat, /proc/meminfo, %s/memory.stat)\n",
 			n, o->parent, o->root);
 		return -1;
 	}
@@ -295,6 +287,30 @@ fail:
 	return -1;
 }
 
+/* The numeric option @opt's field in @o, or NULL if it has none. */
+static long *num_opt(struct crash_opts *o, int opt)
+{
+	switch (opt) {
+	case 'n':
+		return &o->cycles;
+	case 's':
+		return &o->sample;
+	case 'i':
+		return &o->interval_ms;
+	case 'S':
+		return &o->shared;
+	case 'l':
+		return &o->log_kib;
+	case 't':
+		return &o->temp;
+	case 'a':
+		return &o->anon_kib;
+	case 'R':
+		return &o->reads;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct crash_opts o = {
@@ -304,51 +320,23 @@ int main(int argc, char **argv)
 	};
 	struct crash_base b = { 0 };
 	char name[3] = "-?";
-	long n;
+	long n, *v;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "c:d:r:n:s:i:S:l:t:a:R:")) != -1) {
-		long *v = NULL;
-
-		switch (opt) {
-		case 'c':
+		if (opt == 'c') {
 			o.parent = optarg;
-			continue;
-		case 'd':
+		} else if (opt == 'd') {
 			o.dir = optarg;
-			continue;
-		case 'r':
+		} else if (opt == 'r') {
 			o.root = optarg;
-			continue;
-		case 'n':
-			v = &o.cycles;
-			break;
-		case 's':
-			v = &o.sample;
-			break;
-		case 'i':
-			v = &o.interval_ms;
-			break;
-		case 'S':
-			v = &o.shared;
-			break;
-		case 'l':
-			v = &o.log_kib;
-			break;
-		case 't':
-			v = &o.temp;
-			break;
-		case 'a':
-			v = &o.anon_kib;
-			break;
-		case 'R':
-			v = &o.reads;
-			break;
-		default:
-			usage();
+		} else {
+			v = num_opt(&o, opt);
+			if (!v)
+				usage();
+			name[1] = opt;
+			*v = lab_parse_count("crashloop", name, optarg);
 		}
-		name[1] = opt;
-		*v = lab_parse_count("crashloop", name, optarg);
 	}
 	if (!o.parent || !o.dir || optind != argc || o.sample < 1 ||
 	    o.reads < 1 || o.reads > MAX_READS)
@@ -359,7 +347,7 @@ int main(int argc, char **argv)
 	if (sample(&o, 0, &b))
 		return 1;
 	for (n = 1; n <= o.cycles; n++) {
-		if (cycle(&o, n - 1))
+		if (run_cycle(&o, n - 1))
 			return 1;
 		if ((n % o.sample == 0 || n == o.cycles) && sample(&o, n, &b))
 			return 1;
