@@ -40,7 +40,7 @@ for l in "${labels[@]}"; do
 done
 reps=$(awk -F, 'NR > 1 { r[$2] = 1 } END { print length(r) }' "$run/raw.csv")
 plot() {
-	local col=$1 p= l
+	local col=$1 p='' l
 	for l in "${labels[@]}"; do
 		p+="'$run/cycles-$l.dat' using 1:$col:$((col + 1)) with yerrorlines title '$l', "
 	done
