@@ -15,9 +15,10 @@ lab_figure() {
 }
 
 # lab_figures_from PREFIX FILE: each "key value" line of FILE (debugfs,
-# /proc/vmstat) whose value is a number, as the figure PREFIXkey.
+# /proc/vmstat, a sampler's output) whose value is a number, as the
+# figure PREFIXkey.
 lab_figures_from() {
-	awk -v p="$1" 'NF == 2 && $2 ~ /^-?[0-9]+$/ { print p $1 "=" $2 }' "$2" \
+	awk -v p="$1" 'NF == 2 && $2 ~ /^-?[0-9]+(\.[0-9]+)?$/ { print p $1 "=" $2 }' "$2" \
 		2>/dev/null | tee -a /results/figures.txt | sed 's/^/# /'
 }
 

@@ -153,11 +153,11 @@ def main():
             m, sd = mean_sd(vals)
             cell = "%.0f ±%.0f" % (m, sd)
             if i > 0 and base:
-                bm, bsd = mean_sd(base)
+                bm, _ = mean_sd(base)
                 p = welch_p(base, vals)
                 mark = "*" if p is not None and p < 0.05 else " "
-                if p is None and len(base) > 1 and len(vals) > 1 and bsd == 0 and sd == 0:
-                    # Both sides identical in all runs: no test, no star.
+                if p is None and len(base) > 1 and len(vals) > 1:
+                    # Repeated, yet no test: no spread on either side.
                     mark = "="
                 if abs(bm) >= 1.0:
                     cell += " %s%+6.1f%%%s" % (mark, (m - bm) / bm * 100.0, mark)

@@ -62,3 +62,20 @@ series_patches() {
 installed_srcpkg_version() {
 	dpkg-query -W -f='${Version}' "$LAB_SRCPKG" 2>/dev/null || true
 }
+
+# plot_inputs FIGURE WHAT ARGS...: the shared start of the plot scripts.
+# ARGS must be one RUN_DIR with a raw.csv; sets run, labels (the
+# variants) and reps (the repetitions); if raw.csv has no FIGURE (say
+# "r0.nr_dying_descendants"), says there are no WHAT figures and exits 0.
+plot_inputs() {
+	local figure=$1 what=$2
+	shift 2
+	[[ $# -eq 1 && -f "$1/raw.csv" ]] || die "usage: ${0##*/} RUN_DIR (with raw.csv)"
+	run=$1
+	if ! grep -qF ",$figure," "$run/raw.csv"; then
+		note "no $what figures in $run: nothing to plot"
+		exit 0
+	fi
+	mapfile -t labels <"$run/variants"
+	reps=$(awk -F, 'NR > 1 { r[$2] = 1 } END { print length(r) }' "$run/raw.csv")
+}

@@ -7,13 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[[ $# -eq 1 && -f "$1/raw.csv" ]] || die "usage: ${0##*/} RUN_DIR (with raw.csv)"
-run=$1
-if ! grep -q '^[^,]*,[0-9]*,c0\.nr_dying,' "$run/raw.csv"; then
-	note "no per-cycle figures in $run: nothing to plot"
-	exit 0
-fi
-mapfile -t labels <"$run/variants"
+plot_inputs c0.nr_dying per-cycle "$@"
 metrics=(nr_dying held_kb memstat_read_us)
 # One data file per variant: cycle, then mean and sd of each metric.
 for l in "${labels[@]}"; do
@@ -38,7 +32,6 @@ for l in "${labels[@]}"; do
 			}
 		}' "$run/raw.csv" | sort -n >"$run/cycles-$l.dat"
 done
-reps=$(awk -F, 'NR > 1 { r[$2] = 1 } END { print length(r) }' "$run/raw.csv")
 plot() {
 	local col=$1 p='' l
 	for l in "${labels[@]}"; do

@@ -8,13 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[[ $# -eq 1 && -f "$1/raw.csv" ]] || die "usage: ${0##*/} RUN_DIR (with raw.csv)"
-run=$1
-if ! grep -q '^[^,]*,[0-9]*,r0\.nr_dying_descendants,' "$run/raw.csv"; then
-	note "no per-round figures in $run: nothing to plot"
-	exit 0
-fi
-mapfile -t labels <"$run/variants"
+plot_inputs r0.nr_dying_descendants per-round "$@"
 # The phases this run has, in the order the churn job takes them, with
 # the label each gets on the x axis.
 phases=() names=()
@@ -61,7 +55,6 @@ xtics=
 for i in "${!names[@]}"; do
 	xtics+="\"${names[i]}\" $i, "
 done
-reps=$(awk -F, 'NR > 1 { r[$2] = 1 } END { print length(r) }' "$run/raw.csv")
 plots_dying='' plots_dentries=''
 for l in "${labels[@]}"; do
 	plots_dying+="'$run/rounds-$l.dat' using 1:2:3 with yerrorlines title '$l', "

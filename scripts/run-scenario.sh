@@ -63,17 +63,31 @@ done <"$file"
 for v in reps quick_reps mem timeout; do
 	check_uint "$file: $v" "${!v}"
 done
+# set_param NAME=VALUE: give the job NAME=VALUE, in place of the value it
+# had, so that info.txt and params list each parameter once.
+set_param() {
+	local i
+	for i in "${!params[@]}"; do
+		if [[ "${params[i]%%=*}" == "${1%%=*}" ]]; then
+			params[i]=$1
+			return
+		fi
+	done
+	params+=("$1")
+}
+declared=" ${params[*]%%=*} ${quick_params[*]%%=*} "
 if ((quick == 1)); then
 	reps=$quick_reps
-	params+=("${quick_params[@]}")
+	for p in "${quick_params[@]}"; do
+		set_param "$p"
+	done
 fi
-declared=" ${params[*]%%=*} ${quick_params[*]%%=*} "
 for o in $overrides; do
 	[[ "$o" =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9._-]+$ ]] ||
 		die "PARAMS: '$o' is not NAME=VALUE (VALUE: letters, digits, '.', '_', '-')"
 	[[ "$declared" == *" ${o%%=*} "* ]] ||
 		die "PARAMS: scenario '$scenario' has no parameter ${o%%=*} (it has:$(tr ' ' '\n' <<<"$declared" | sort -u | tr '\n' ' '))"
-	params+=("$o")
+	set_param "$o"
 done
 
 # LAB_PREBUILT=1 (make check, whose guest tests run side by side after

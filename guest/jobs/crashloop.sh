@@ -17,7 +17,7 @@ set -o pipefail
 
 lab=/sys/fs/cgroup/lab
 mkdir "$lab" "$lab/units"
-echo "+memory" >/sys/fs/cgroup/lab/cgroup.subtree_control
+echo "+memory" >"$lab/cgroup.subtree_control"
 echo "+memory" >"$lab/units/cgroup.subtree_control"
 mkdir /mnt/scratch/crash
 
@@ -27,6 +27,4 @@ crashloop -c "$lab/units" -d /mnt/scratch/crash -n "$CRASH_CYCLES" \
 	-l "$CRASH_LOG_KIB" -t "$CRASH_TEMP" -a "$CRASH_ANON_KIB" \
 	-R "$CRASH_READS" >/tmp/crash.txt
 dyingwait -c "$lab/units" -t "$DYING_WAIT_SECS" | sed 's/^/wait./' >>/tmp/crash.txt
-while read -r key value; do
-	lab_figure "$key" "$value"
-done </tmp/crash.txt
+lab_figures_from "" /tmp/crash.txt
