@@ -15,6 +15,7 @@
  */
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -28,10 +29,10 @@
 #define JOBS		10
 #define FILES_PER_JOB	50
 /*
- * How long removed cgroups may stay dying with reparenting on. The pages
- * move within a pass or two; what takes longer is cgroup writeback: the
- * last jobs' dirty inodes keep their memcg until they are written, at the
- * normal writeback pace (seen at 5 to over 10 s in a TCG guest).
+ * How long removed cgroups may stay dying with reparenting on: a generous
+ * bound. The pages move within a pass or two and the dirty inodes of the
+ * last jobs are written back then (test_reparent_dirty_writeback() holds
+ * that to 2 s).
  */
 #define DYING_WAIT_MS	30000
 
@@ -130,6 +131,21 @@ static int remove_cgroup(const char *cg)
 }
 
 /*
+ * lab_wait_dying_zero(@cg, @max_ms), and a TAP comment that says how long
+ * @what stayed dying.
+ */
+static long wait_dying_zero(const char *cg, long max_ms, const char *what)
+{
+	long ms = lab_wait_dying_zero(cg, max_ms);
+
+	if (ms < 0)
+		printf("# %s: still dying after %ld ms\n", what, max_ms);
+	else
+		printf("# %s: all freed after %ld ms\n", what, ms);
+	return ms;
+}
+
+/*
  * Run JOBS jobs one after the other, each in its own child of @cg, and
  * remove each child when its job has exited. 0 on success.
  */
@@ -183,10 +199,7 @@ static int test_reparent_frees_dying(void)
 	snprintf(dir, sizeof(dir), "%s/frees", data_dir);
 	if (run_jobs(cg, dir))
 		goto cleanup;
-	ms = lab_wait_dying_zero(cg, DYING_WAIT_MS);
-	printf("# %d removed cgroups: %s after %ld ms\n", JOBS,
-	       ms < 0 ? "still dying" : "all freed",
-	       ms < 0 ? (long)DYING_WAIT_MS : ms);
+	ms = wait_dying_zero(cg, DYING_WAIT_MS, "the removed cgroups");
 	if (ms < 0)
 		goto cleanup;
 	ret = KSFT_PASS;
@@ -580,8 +593,8 @@ cleanup:
 	return ret;
 }
 
-/* Write a page to @path and make it stable on disk; 0 or -1. */
-static int write_page(const char *path)
+/* Write a page to @path, and make it stable on disk if @stable; 0 or -1. */
+static int write_page(const char *path, bool stable)
 {
 	char buf[4096];
 	int fd;
@@ -590,7 +603,8 @@ static int write_page(const char *path)
 	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 	if (fd < 0)
 		return -1;
-	if (write(fd, buf, sizeof(buf)) != sizeof(buf) || fsync(fd)) {
+	if (write(fd, buf, sizeof(buf)) != sizeof(buf) ||
+	    (stable && fsync(fd))) {
 		close(fd);
 		return -1;
 	}
@@ -601,10 +615,11 @@ static int write_page(const char *path)
 /*
  * Make @cg (a new cgroup @name below the parent) and @c (its child "c"),
  * and have a task in @c write a page to @file (DATA_DIR/@name), which
- * charges it to @c; 0 or -1.  The buffers are the callers' arrays.
+ * charges it to @c, stable on disk if @stable; 0 or -1.  The buffers are
+ * the callers' arrays.
  */
 static int child_writes_page(const char *name, char cg[2048], char c[4096],
-			     char file[4096])
+			     char file[4096], bool stable)
 {
 	int status;
 	pid_t pid;
@@ -619,7 +634,7 @@ static int child_writes_page(const char *name, char cg[2048], char c[4096],
 	if (pid < 0)
 		return -1;
 	if (pid == 0)
-		_exit(lab_enter_cgroup(c) || write_page(file));
+		_exit(lab_enter_cgroup(c) || write_page(file, stable));
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		return -1;
@@ -647,7 +662,7 @@ static int test_reparent_truncated_dirty(void)
 	char cg[2048] = "", c[4096] = "", file[4096] = "";
 	int ret = KSFT_FAIL, held = 0;
 
-	if (child_writes_page("trunc", cg, c, file))
+	if (child_writes_page("trunc", cg, c, file, true))
 		goto cleanup;
 	if (probe_write("hold", file))
 		goto cleanup;
@@ -695,7 +710,7 @@ static int test_reparent_late_charge(void)
 		goto cleanup;
 	snprintf(c, sizeof(c), "%s/c", cg);
 	snprintf(file, sizeof(file), "%s/late", data_dir);
-	if (mkdir(c, 0755) || write_page(file))
+	if (mkdir(c, 0755) || write_page(file, true))
 		goto cleanup;
 	/* Not in the page cache any more: the probe's read charges it. */
 	lab_write_file("/proc/sys/vm", "drop_caches", "1");
@@ -737,7 +752,7 @@ static int test_reparent_busy_page(void)
 	int ret = KSFT_FAIL, held = 0;
 	long busy;
 
-	if (child_writes_page("busy", cg, c, file))
+	if (child_writes_page("busy", cg, c, file, true))
 		goto cleanup;
 	/* Clean and on the removed cgroup's writeback no more. */
 	sync();
@@ -795,7 +810,7 @@ static int test_reparent_munlocked_page(void)
 	CPU_SET(0, &cpus);
 	if (sched_setaffinity(0, sizeof(cpus), &cpus))
 		goto cleanup;
-	if (child_writes_page("mlock", cg, c, file))
+	if (child_writes_page("mlock", cg, c, file, true))
 		goto cleanup;
 	sync();
 	/* An atime update would dirty the inode on the cgroup's writeback. */
@@ -839,6 +854,58 @@ cleanup:
 	return ret;
 }
 
+#define WB_INTERVAL	"/proc/sys/vm/dirty_writeback_centisecs"
+#define DIRTY_GONE_MS	2000
+
+/*
+ * A removed cgroup whose task left a dirty page in a new file, not
+ * synced, stops being dying within 2 s of its removal with reparenting
+ * on, with periodic writeback every 30 s (dirty_writeback_centisecs set
+ * to 3000 for the test): once its pages are moved, the cleanup starts
+ * the writeback of its cgroup writeback and releases it when that is
+ * done. With the first version of series patch 0006, which only ran the
+ * cleanup again every second, it stayed dying until periodic writeback.
+ */
+static int test_reparent_dirty_writeback(void)
+{
+	char cg[2048] = "", c[4096] = "", file[4096] = "", saved[32] = "";
+	int ret = KSFT_FAIL;
+	ssize_t len;
+	long ms;
+	int fd;
+
+	fd = open(WB_INTERVAL, O_RDONLY);
+	len = fd < 0 ? -1 : read(fd, saved, sizeof(saved) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (len <= 0) {
+		printf("# cannot read %s\n", WB_INTERVAL);
+		saved[0] = '\0';
+		goto cleanup;
+	}
+	saved[len] = '\0';
+	if (lab_write_file("/proc/sys/vm", "dirty_writeback_centisecs", "3000"))
+		goto cleanup;
+	set_reparent("1");
+	/* A new file: truncating an old one can make ext4 write it at close. */
+	snprintf(file, sizeof(file), "%s/dirtywb", data_dir);
+	unlink(file);
+	if (child_writes_page("dirtywb", cg, c, file, false))
+		goto cleanup;
+	if (remove_cgroup(c))
+		goto cleanup;
+	ms = wait_dying_zero(cg, DIRTY_GONE_MS,
+			     "the removed cgroup with a dirty page");
+	if (ms < 0)
+		goto cleanup;
+	ret = KSFT_PASS;
+cleanup:
+	if (saved[0])
+		lab_write_file("/proc/sys/vm", "dirty_writeback_centisecs", saved);
+	undo_child_page(cg, c, file);
+	return ret;
+}
+
 static const struct lab_test tests[] = {
 	LAB_TEST(test_reparent_frees_dying),
 	LAB_TEST(test_reparent_conserves_charge),
@@ -848,6 +915,7 @@ static const struct lab_test tests[] = {
 	LAB_TEST(test_reparent_late_charge),
 	LAB_TEST(test_reparent_busy_page),
 	LAB_TEST(test_reparent_munlocked_page),
+	LAB_TEST(test_reparent_dirty_writeback),
 };
 
 int main(int argc, char **argv)
