@@ -129,6 +129,12 @@ done
 	echo "date: $(date -u +%FT%TZ)"
 	echo "kernel package: $LAB_SRCPKG $(installed_srcpkg_version)"
 	echo "series: $(series_patches | sed 's|.*/||' | tr '\n' ' ')"
+	echo "series sha256 (patch files in series order): $(series_patches | xargs cat | sha256sum | cut -c1-12)"
+	echo "lab commit: $(git -C "$LAB_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+	for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
+		echo "$k kernel .config sha256: $(sha256sum <"$LAB_BUILD/$k/src/.config" | cut -c1-12)"
+	done
+	echo "guests: $mem MiB, run-vm.sh's default vCPUs and NUMA nodes (2 and 2)"
 	echo "parameters: ${params[*]}"
 	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg} (TCG threads: ${LAB_TCG_THREAD:-single})"
 } >"$run/info.txt"
