@@ -3,6 +3,8 @@
 compare-kernels: a row per metric, the mean and standard deviation of each
 variant over its repetitions, the delta against the first variant, and a
 '*' where Welch's t-test finds the difference significant (p < 0.05).
+Against a negative base (such as -1, "never") the delta is the difference
+itself, marked 'abs', not a percentage.
 
 Usage: compare.py RUN_DIR
 RUN_DIR holds 'variants' (one label per line, in column order), optionally
@@ -159,8 +161,12 @@ def main():
                 if p is None and len(base) > 1 and len(vals) > 1:
                     # Repeated, yet no test: no spread on either side.
                     mark = "="
-                if abs(bm) >= 1.0:
+                if bm >= 1.0:
                     cell += " %s%+6.1f%%%s" % (mark, (m - bm) / bm * 100.0, mark)
+                elif bm <= -1.0:
+                    # No ratio to a negative base (-1 is "never" in
+                    # dying_zero_ms): the difference itself.
+                    cell += " %s%+6.0f abs%s" % (mark, m - bm, mark)
                 elif abs(m - bm) >= 1.0:
                     cell += " %s base~0%s" % (mark, mark)
                 else:
@@ -170,7 +176,8 @@ def main():
     lines.append("")
     lines.append("mean ±sd over repetitions; delta against %s; *...* Welch's t-test p < 0.05;"
                  % labels[0])
-    lines.append("=...= both sides identical in all their runs (no test)")
+    lines.append("=...= both sides identical in all their runs (no test); "
+                 "'abs': difference to a negative base, not a ratio")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(run_dir, "table.txt"), "w") as f:
         f.write(table)

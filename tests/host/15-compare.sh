@@ -46,12 +46,20 @@ for r in 1 2 3; do
 	echo "flat=7" >>"$tmp/b-$r/results/figures.txt"
 	echo "fine=1234567.123456789" >>"$tmp/a-$r/results/figures.txt"
 	echo "big=123456789" >>"$tmp/a-$r/results/figures.txt"
+	echo "never=-1" >>"$tmp/a-$r/results/figures.txt"
+	echo "never=$((100 + r))" >>"$tmp/b-$r/results/figures.txt"
 done
 scripts/compare.py "$tmp" >/dev/null
 if grep -q '^shift .*\* +98\.0%\*' "$tmp/table.txt" && grep '^same ' "$tmp/table.txt" | grep -qv '\*'; then
 	t_pass "compare: the table marks a real shift and not an equal pair"
 else
 	t_fail "compare: the table marks a real shift and not an equal pair" "$(cat "$tmp/table.txt")"
+fi
+# -1 is "never" (dyingwait): 102 against it is +103, not -10300%.
+if grep -q '^never .*\* *+103 abs\*' "$tmp/table.txt"; then
+	t_pass "compare: a negative base gets the difference, not a ratio"
+else
+	t_fail "compare: a negative base gets the difference, not a ratio" "$(grep '^never ' "$tmp/table.txt")"
 fi
 if grep -q '^flat .*= +40\.0%=' "$tmp/table.txt" && ! grep '^flat ' "$tmp/table.txt" | grep -q '\*'; then
 	t_pass "compare: a row with no spread on either side says so and has no star"
