@@ -628,6 +628,8 @@ static int child_writes_page(const char *name, char cg[2048], char c[4096],
 		return -1;
 	snprintf(c, 4096, "%s/c", cg);
 	snprintf(file, 4096, "%s/%s", data_dir, name);
+	/* A new file: truncating an old one can make ext4 write it at close. */
+	unlink(file);
 	if (mkdir(c, 0755))
 		return -1;
 	pid = fork();
@@ -869,27 +871,18 @@ cleanup:
 static int test_reparent_dirty_writeback(void)
 {
 	char cg[2048] = "", c[4096] = "", file[4096] = "", saved[32] = "";
+	long interval = lab_read_long("/proc/sys/vm", "dirty_writeback_centisecs");
 	int ret = KSFT_FAIL;
-	ssize_t len;
 	long ms;
-	int fd;
 
-	fd = open(WB_INTERVAL, O_RDONLY);
-	len = fd < 0 ? -1 : read(fd, saved, sizeof(saved) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (len <= 0) {
+	if (interval < 0) {
 		printf("# cannot read %s\n", WB_INTERVAL);
-		saved[0] = '\0';
 		goto cleanup;
 	}
-	saved[len] = '\0';
+	snprintf(saved, sizeof(saved), "%ld", interval);
 	if (lab_write_file("/proc/sys/vm", "dirty_writeback_centisecs", "3000"))
 		goto cleanup;
 	set_reparent("1");
-	/* A new file: truncating an old one can make ext4 write it at close. */
-	snprintf(file, sizeof(file), "%s/dirtywb", data_dir);
-	unlink(file);
 	if (child_writes_page("dirtywb", cg, c, file, false))
 		goto cleanup;
 	if (remove_cgroup(c))

@@ -134,7 +134,7 @@ done
 	for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
 		echo "$k kernel .config sha256: $(sha256sum <"$LAB_BUILD/$k/src/.config" | cut -c1-12)"
 	done
-	echo "guests: $mem MiB, run-vm.sh's default vCPUs and NUMA nodes (2 and 2)"
+	echo "guests: $mem MiB; vCPUs and NUMA nodes: -smp and -numa in each run's qemu.cmdline"
 	echo "parameters: ${params[*]}"
 	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg} (TCG threads: ${LAB_TCG_THREAD:-single})"
 } >"$run/info.txt"
