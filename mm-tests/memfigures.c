@@ -225,9 +225,13 @@ static int print_cgroup(const char *cg)
 	return ret;
 }
 
-/* Sum the rios= fields of a cgroup's io.stat over all devices. */
+/*
+ * Sum the rios= fields of a cgroup's io.stat over all devices, and print
+ * its workingset_refault_file: reads of its pages that reclaim had taken.
+ */
 static int print_io(const char *cg)
 {
+	static const char * const refault[] = { "workingset_refault_file" };
 	unsigned long long sum = 0, v;
 	char path[4096], tok[128];
 	FILE *f;
@@ -243,7 +247,8 @@ static int print_io(const char *cg)
 			sum += v;
 	fclose(f);
 	printf("io_rios %llu\n", sum);
-	return 0;
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+	return print_keyed(path, "io_", refault, 1, "");
 }
 
 int main(int argc, char **argv)

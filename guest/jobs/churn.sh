@@ -155,6 +155,8 @@ awk -v last="r$PRESSURE_ROUNDS" '
 		# cost it, which reparenting must not change.
 		print "r0.cg_user_bytes " v["r0.cg_memory_current"] - v["r0.cg_kernel"]
 		print "pressure.hot_io_reads " v[last ".io_rios"] - v["r0.io_rios"]
+		print "pressure.hot_refaults " \
+			v[last ".io_workingset_refault_file"] - v["r0.io_workingset_refault_file"]
 		if (v["pressure.hot_lookups"] > 0)
 			printf "pressure.hot_data_miss_pct %.2f\n", \
 				100 * v["pressure.hot_data_misses"] / v["pressure.hot_lookups"]
