@@ -899,6 +899,111 @@ cleanup:
 	return ret;
 }
 
+#define COLD_LIVE_MIB	32
+#define COLD_MOVED_MIB	16
+/* Light pressure: memory.reclaim asks for this much at a time. */
+#define COLD_STEP	"1048576"
+#define COLD_MAX_STEPS	64
+
+/* Page cache charged to @cg and its descendants, in kB; -1 on error. */
+static long file_kb(const char *cg)
+{
+	long v = lab_read_key(cg, "memory.stat", "file");
+
+	return v < 0 ? -1 : v >> 10;
+}
+
+/* Run write_mib(@file, @mib) in a child process in cgroup @cg; 0 or -1. */
+static int write_mib_in(const char *cg, const char *file, int mib)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(lab_enter_cgroup(cg) || write_mib(file, mib));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
+/*
+ * Reclaim takes the page cache a removed cgroup left before its live
+ * sibling's. The removed cgroup's 16 MiB of clean cache moves to the
+ * parent and the removed cgroup is freed; then proactive reclaim of the
+ * parent (memory.reclaim, 1 MiB at a time) until half of the moved cache
+ * is gone takes at most 4 MiB of the live sibling's 32 MiB. Without a
+ * floor for moved pages the sibling loses about as much as the moved
+ * cache does: on the multi-gen LRU while the floor's count was clamped
+ * to sizes it never updates (each lruvec gave one eviction batch per
+ * call, then only the sibling's was large enough to be asked), and on
+ * the classic lists while the floor was 32 pages a call (each 1 MiB call
+ * walked down the priorities, taking from both). On stock the removed
+ * cgroup keeps its pages and stays dying, and the test fails there.
+ */
+static int test_reparent_cold_first(void)
+{
+	char cg[2048] = "", live[4096] = "", dead[4096] = "";
+	char lfile[4096] = "", dfile[4096] = "";
+	long moved0, moved = -1, live0, live1 = -1, all, step;
+	int ret = KSFT_FAIL;
+
+	if (lab_make_parent_cgroup(cg, sizeof(cg), parent_cg, "coldfirst") < 0)
+		goto cleanup;
+	snprintf(live, sizeof(live), "%s/live", cg);
+	snprintf(dead, sizeof(dead), "%s/dead", cg);
+	snprintf(lfile, sizeof(lfile), "%s/cold-live", data_dir);
+	snprintf(dfile, sizeof(dfile), "%s/cold-dead", data_dir);
+	if (mkdir(live, 0755) || mkdir(dead, 0755))
+		goto cleanup;
+	set_reparent("1");
+	if (write_mib_in(live, lfile, COLD_LIVE_MIB) ||
+	    write_mib_in(dead, dfile, COLD_MOVED_MIB)) {
+		printf("# writing the page cache failed\n");
+		goto cleanup;
+	}
+	if (remove_cgroup(dead) ||
+	    wait_dying_zero(cg, DYING_WAIT_MS,
+			    "the removed cgroup with clean cache") < 0)
+		goto cleanup;
+	live0 = file_kb(live);
+	all = file_kb(cg);
+	moved0 = all - live0;
+	if (live0 < 0 || all < 0 || moved0 < COLD_MOVED_MIB * 1024 * 3 / 4) {
+		printf("# %ld kB of page cache moved, %ld kB live: too little to tell\n",
+		       moved0, live0);
+		goto cleanup;
+	}
+	for (step = 0; step < COLD_MAX_STEPS; step++) {
+		all = file_kb(cg);
+		live1 = file_kb(live);
+		if (all < 0 || live1 < 0)
+			goto cleanup;
+		moved = all - live1;
+		if (moved * 2 <= moved0)
+			break;
+		/* -EAGAIN: less than asked for this time; keep pressing. */
+		lab_write_file(cg, "memory.reclaim", COLD_STEP);
+	}
+	printf("# %ld x %s bytes of memory.reclaim: moved cache %ld -> %ld kB, live sibling's %ld -> %ld kB\n",
+	       step, COLD_STEP, moved0, moved, live0, live1);
+	if (moved * 2 > moved0 || live0 - live1 > 4096)
+		goto cleanup;
+	ret = KSFT_PASS;
+cleanup:
+	set_reparent("0");
+	unlink(lfile);
+	unlink(dfile);
+	rmdir(live);
+	rmdir(dead);
+	if (cg[0])
+		rmdir(cg);
+	return ret;
+}
+
 static const struct lab_test tests[] = {
 	LAB_TEST(test_reparent_frees_dying),
 	LAB_TEST(test_reparent_conserves_charge),
@@ -909,6 +1014,7 @@ static const struct lab_test tests[] = {
 	LAB_TEST(test_reparent_busy_page),
 	LAB_TEST(test_reparent_munlocked_page),
 	LAB_TEST(test_reparent_dirty_writeback),
+	LAB_TEST(test_reparent_cold_first),
 };
 
 int main(int argc, char **argv)

@@ -14,7 +14,7 @@ tests=(test_reparent_frees_dying test_reparent_conserves_charge
 	test_reparent_thp_split_queue test_reparent_top_level
 	test_reparent_truncated_dirty test_reparent_late_charge
 	test_reparent_busy_page test_reparent_munlocked_page
-	test_reparent_dirty_writeback)
+	test_reparent_dirty_writeback test_reparent_cold_first)
 
 # KERNEL:APPEND runs; stock is the control.
 runs=("series:lab.lru_gen=n preempt=none" "series:lab.lru_gen=y preempt=full"
