@@ -541,6 +541,27 @@ static int write_mib(const char *path, int mib)
 }
 
 /*
+ * Run @fn(@path, @arg) in a child process that first enters cgroup @cg,
+ * so that what it writes is charged there; 0, or -1 if anything failed.
+ */
+static int run_in_cgroup(const char *cg, int (*fn)(const char *, int),
+			 const char *path, int arg)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(lab_enter_cgroup(cg) || fn(path, arg));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
+/*
  * Reparenting out of a top-level cgroup (the destination is the root)
  * leaves no charge in the root's page counter: after the 8 MiB of page
  * cache the cgroup wrote moved to the root (the pages moved counter says
@@ -553,8 +574,7 @@ static int test_reparent_top_level(void)
 {
 	long before, moved, dropped, pages;
 	char cg[4096], file[4096];
-	int ret = KSFT_FAIL, status;
-	pid_t pid;
+	int ret = KSFT_FAIL;
 
 	snprintf(cg, sizeof(cg), "%s/lab-top", CGROUP_ROOT);
 	snprintf(file, sizeof(file), "%s/top", data_dir);
@@ -564,13 +584,7 @@ static int test_reparent_top_level(void)
 	sync();
 	before = root_orphan_kb();
 	pages = reparent_moved();
-	pid = fork();
-	if (pid < 0)
-		goto cleanup;
-	if (pid == 0)
-		_exit(lab_enter_cgroup(cg) || write_mib(file, 8));
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
+	if (run_in_cgroup(cg, write_mib, file, 8))
 		goto cleanup;
 	if (remove_cgroup(cg))
 		goto cleanup;
@@ -594,7 +608,7 @@ cleanup:
 }
 
 /* Write a page to @path, and make it stable on disk if @stable; 0 or -1. */
-static int write_page(const char *path, bool stable)
+static int write_page(const char *path, int stable)
 {
 	char buf[4096];
 	int fd;
@@ -621,9 +635,6 @@ static int write_page(const char *path, bool stable)
 static int child_writes_page(const char *name, char cg[2048], char c[4096],
 			     char file[4096], bool stable)
 {
-	int status;
-	pid_t pid;
-
 	if (lab_make_parent_cgroup(cg, 2048, parent_cg, name) < 0)
 		return -1;
 	snprintf(c, 4096, "%s/c", cg);
@@ -632,15 +643,7 @@ static int child_writes_page(const char *name, char cg[2048], char c[4096],
 	unlink(file);
 	if (mkdir(c, 0755))
 		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-		_exit(lab_enter_cgroup(c) || write_page(file, stable));
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	return 0;
+	return run_in_cgroup(c, write_page, file, stable);
 }
 
 /* Undo child_writes_page() and the switch; what is not there is skipped. */
@@ -913,23 +916,6 @@ static long file_kb(const char *cg)
 	return v < 0 ? -1 : v >> 10;
 }
 
-/* Run write_mib(@file, @mib) in a child process in cgroup @cg; 0 or -1. */
-static int write_mib_in(const char *cg, const char *file, int mib)
-{
-	int status;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0)
-		_exit(lab_enter_cgroup(cg) || write_mib(file, mib));
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return -1;
-	return 0;
-}
-
 /*
  * Reclaim takes the page cache a removed cgroup left before its live
  * sibling's. The removed cgroup's 16 MiB of clean cache moves to the
@@ -960,8 +946,8 @@ static int test_reparent_cold_first(void)
 	if (mkdir(live, 0755) || mkdir(dead, 0755))
 		goto cleanup;
 	set_reparent("1");
-	if (write_mib_in(live, lfile, COLD_LIVE_MIB) ||
-	    write_mib_in(dead, dfile, COLD_MOVED_MIB)) {
+	if (run_in_cgroup(live, write_mib, lfile, COLD_LIVE_MIB) ||
+	    run_in_cgroup(dead, write_mib, dfile, COLD_MOVED_MIB)) {
 		printf("# writing the page cache failed\n");
 		goto cleanup;
 	}
