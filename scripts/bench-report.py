@@ -6,20 +6,25 @@ stock, from one scenario run.
 Usage: bench-report.py RUN_DIR
 RUN_DIR/raw.csv (written by compare.py) must hold bench.* figures; the
 variant labelled "nokmem" is the floor (stock booted with
-cgroup.memory=nokmem), the one labelled "stock" the reference. Each value
-is a mean over the run's repetitions (each repetition is the best or the
-median of the module's own repetitions); sd is over the run's
-repetitions; '*' marks a ratio whose difference Welch's t-test finds
-significant (p < 0.05). Writes RUN_DIR/bench.txt (and prints it) and
-RUN_DIR/bench.png (gnuplot), the user-cgroup costs per variant.
+cgroup.memory=nokmem), the one labelled "stock" the reference. Each cell
+is the median over the run's repetitions (one boot each; each boot's
+figure is the best or the median of the module's own repetitions) with
+the lowest and highest boot. A ratio is of medians, with a 95% bootstrap
+interval (resampling the boots of both sides, fixed seed); '*' marks a
+ratio whose two sides the Mann-Whitney U test tells apart (p < 0.05).
+TCG guests are fast or slow for a whole boot: medians and ranks keep a
+few slow boots from deciding a ratio, and the interval says which
+differences the run resolves. Writes RUN_DIR/bench.txt (and prints it)
+and RUN_DIR/bench.png (gnuplot), the user-cgroup costs per variant.
 """
 import csv
 import os
+import random
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import mean_sd, welch_p  # noqa: E402
+from compare import mannwhitney_p, median  # noqa: E402
 
 BENCHES = ["kmalloc", "cache", "kmalloc_x", "cache_x"]
 FLOOR, REF = "nokmem", "stock"
@@ -44,16 +49,39 @@ def throughput(d):
             "fsmark_files_per_s (rounds mean)": per_rep}
 
 
+def ratio_ci(vals, ref, draws=2000):
+    """95% bootstrap interval of median(vals) / median(ref), or None."""
+    if len(vals) < 3 or len(ref) < 3:
+        return None
+    rng = random.Random(1)
+    rs = []
+    for _ in range(draws):
+        a = median([rng.choice(vals) for _ in vals])
+        b = median([rng.choice(ref) for _ in ref])
+        if b:
+            rs.append(a / b)
+    if not rs:
+        return None
+    rs.sort()
+    return rs[int(0.025 * len(rs))], rs[int(0.975 * len(rs)) - 1]
+
+
 def ratio_cell(vals, ref):
-    if not vals or not ref:
+    if not vals or not ref or median(ref) == 0:
         return "-"
-    m, _ = mean_sd(vals)
-    r, _ = mean_sd(ref)
-    if r == 0:
-        return "-"
-    p = welch_p(ref, vals)
-    mark = "*" if p is not None and p < 0.05 and vals is not ref else " "
-    return "%.2f%s" % (m / r, mark)
+    r = median(vals) / median(ref)
+    if vals is ref:
+        return "1.00"
+    p = mannwhitney_p(ref, vals)
+    mark = "*" if p is not None and p < 0.05 else ""
+    ci = ratio_ci(vals, ref)
+    if ci is None:
+        return "%.2f%s" % (r, mark)
+    return "%.2f%s[%.2f-%.2f]" % (r, mark, ci[0], ci[1])
+
+
+def cell(vals):
+    return "%.0f [%.0f-%.0f]" % (median(vals), min(vals), max(vals))
 
 
 def main():
@@ -72,43 +100,49 @@ def main():
         for b in BENCHES:
             for stat in ("best", "median"):
                 rows.append("bench.%s_%s_%s_ns" % (ctx, b, stat))
-    out = ["ns per allocation+free pair (64 bytes); mean +- sd over repetitions;",
-           "under each: fl = ratio to the floor (%s: stock with cgroup.memory=nokmem)," % FLOOR,
-           "st = ratio to %s; * Welch's t-test p < 0.05" % REF, ""]
-    head = "%-34s" % "metric" + "".join("%26s" % l for l in labels)
+    n = {l: max([len(v) for v in data.get(l, {}).values()] or [0]) for l in labels}
+    out = ["ns per allocation+free pair (64 bytes); median [lowest-highest] over",
+           "boots (n per variant in the header); under each, ratios of medians:",
+           "fl = to the floor (%s: stock with cgroup.memory=nokmem), st = to %s," % (FLOOR, REF),
+           "[95% bootstrap interval]; * Mann-Whitney U test p < 0.05", ""]
+    head = "%-30s" % "metric" + "".join("%32s" % ("%s (n=%d)" % (l, n[l])) for l in labels)
     out.append(head)
     for metric in rows:
-        line = "%-34s" % metric[len("bench."):]
-        ratios = ["%-34s" % ""]
+        line = "%-30s" % metric[len("bench."):]
+        fl = ["%-30s" % ""]
+        st = ["%-30s" % ""]
         for l in labels:
             vals = data.get(l, {}).get(metric, [])
             if not vals:
-                line += "%26s" % "-"
-                ratios.append("%26s" % "")
+                line += "%32s" % "-"
+                fl.append("%32s" % "")
+                st.append("%32s" % "")
                 continue
-            m, sd = mean_sd(vals)
-            line += "%26s" % ("%.0f +-%.0f" % (m, sd))
-            ratios.append("%26s" % ("fl %s st %s" % (
-                ratio_cell(vals, data[FLOOR].get(metric, [])),
-                ratio_cell(vals, data[REF].get(metric, [])))))
+            line += "%32s" % cell(vals)
+            fl.append("%32s" % ("fl " + ratio_cell(vals, data[FLOOR].get(metric, []))))
+            st.append("%32s" % ("st " + ratio_cell(vals, data[REF].get(metric, []))))
+        if all(not data.get(l, {}).get(metric) for l in labels):
+            continue
         out.append(line)
-        out.append("".join(ratios))
+        out.append("".join(fl))
+        out.append("".join(st))
     out.append("")
-    out.append("throughput (higher is better); st = ratio to stock")
+    out.append("throughput (higher is better), median [lowest-highest]; st = ratio to stock")
     out.append(head)
     tps = {l: throughput(data.get(l, {})) for l in labels}
     for metric in tps[REF]:
-        line = "%-34s" % metric
-        ratios = "%-34s" % ""
+        if all(not tps[l][metric] for l in labels):
+            continue
+        line = "%-30s" % metric
+        ratios = "%-30s" % ""
         for l in labels:
             vals = tps[l][metric]
             if not vals:
-                line += "%26s" % "-"
-                ratios += "%26s" % ""
+                line += "%32s" % "-"
+                ratios += "%32s" % ""
                 continue
-            m, sd = mean_sd(vals)
-            line += "%26s" % ("%.0f +-%.0f" % (m, sd))
-            ratios += "%26s" % ("st " + ratio_cell(vals, tps[REF][metric]))
+            line += "%32s" % cell(vals)
+            ratios += "%32s" % ("st " + ratio_cell(vals, tps[REF][metric]))
         out.append(line)
         out.append(ratios)
     text = "\n".join(out) + "\n"
@@ -126,12 +160,12 @@ def main():
             cells = []
             for b in plotted:
                 vals = d.get("bench.user_%s_best_ns" % b, [])
-                cells.append("%.1f" % mean_sd(vals)[0] if vals else "NaN")
+                cells.append("%.1f" % median(vals) if vals else "NaN")
             f.write(l + " " + " ".join(cells) + "\n")
     script = """
 set terminal pngcairo size 900,500 noenhanced
 set output '%s'
-set title 'Accounted allocation+free in a user cgroup (best, mean over repetitions)'
+set title 'Accounted 64-byte allocation+free in a user cgroup, ns per pair (best of each boot, median over boots)'
 set ylabel 'ns per pair'
 set style data histograms
 set style histogram clustered gap 1

@@ -80,6 +80,44 @@ def welch_p(xs, ys):
     return betai(df / 2.0, 0.5, df / (df + t * t))
 
 
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def mannwhitney_p(xs, ys):
+    """Two-sided p-value of the Mann-Whitney U test (normal approximation
+    with tie correction and continuity correction), or None if it cannot
+    be run: fewer than 3 values on a side, or every value the same. It
+    compares ranks, not means, so a few slow boots on one side do not
+    decide it."""
+    n1, n2 = len(xs), len(ys)
+    if n1 < 3 or n2 < 3:
+        return None
+    pooled = sorted([(v, 0) for v in xs] + [(v, 1) for v in ys])
+    ranks = [0.0] * len(pooled)
+    ties = 0.0
+    i = 0
+    while i < len(pooled):
+        j = i
+        while j + 1 < len(pooled) and pooled[j + 1][0] == pooled[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[k] = (i + j) / 2.0 + 1.0
+        t = j - i + 1
+        ties += t ** 3 - t
+        i = j + 1
+    r1 = sum(r for r, (_, side) in zip(ranks, pooled) if side == 0)
+    u = r1 - n1 * (n1 + 1) / 2.0
+    n = n1 + n2
+    var = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0.0:
+        return None
+    z = (abs(u - n1 * n2 / 2.0) - 0.5) / math.sqrt(var)
+    return math.erfc(max(z, 0.0) / math.sqrt(2.0))
+
+
 def exact(value):
     """The figure as the guest wrote it: integers whole, others round-trip."""
     return "%d" % value if value.is_integer() else repr(value)
