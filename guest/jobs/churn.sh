@@ -1,6 +1,7 @@
 #!/bin/sh
 # Churn scenario job. Phases:
-#   bench  (BENCH=1) the accounting-cost benchmark, lab_kmem_bench.ko
+#   bench  (BENCH=1) the accounting-cost benchmark, lab_kmem_bench.ko;
+#          with BENCH_ONLY=1 the job ends after it
 #   base   a live cgroup "hot" creates its hot set; figures sampled
 #   churn  CHURN_JOBS jobs, each in its own child of "jobs", then removed
 #   wait   how long the removed cgroups stay dying with no pressure at
@@ -32,6 +33,7 @@ set -o pipefail
 : "${HOT_INTERVAL_MS:=2000}" "${DYING_WAIT_SECS:=15}"
 : "${CLEAN_PCT:=0}" "${CHURN2_JOBS:=0}"
 : "${BENCH:=0}" "${BENCH_OBJS:=1000}" "${BENCH_BATCHES:=100}" "${BENCH_REPS:=9}"
+: "${BENCH_ONLY:=0}"
 
 out=/tmp/figures.txt
 trap 'sed "s/ /=/" "$out" >/results/figures.txt' EXIT
@@ -65,6 +67,8 @@ if [ "$BENCH" = 1 ]; then
 	grep -q '^bench\.user_cache_x_median_ns ' "$out" ||
 		{ echo "churn-job: the benchmark reported nothing"; exit 1; }
 	rmdir "$lab/bench"
+	# make run SCENARIO=kmem: the benchmark alone, many boots
+	[ "$BENCH_ONLY" = 1 ] && exit 0
 fi
 
 echo "churn-job: hot set of $HOT_FILES files"
