@@ -29,12 +29,14 @@ install -m 0755 "$LAB_ROOT/guest/init" "$root/init"
 install -m 0755 "$LAB_ROOT"/guest/lab-*.sh "$root/lab/bin/"
 find "$mmtests" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/lab/bin/" \;
 find "$kselftests" -maxdepth 1 -type f -name "test_*" -perm -u+x -exec cp {} "$root/lab/kselftests/" \;
-# fs_mark, the peer workload, is dynamically linked: bring its libraries.
-fsmark=/usr/bin/fs_mark
-[[ -x "$fsmark" ]] || die "$fsmark missing (install fsmark: make deps)"
-for f in "$fsmark" $(ldd "$fsmark" | grep -o '/[^ ]*'); do
-	mkdir -p "$root$(dirname "$f")"
-	cp -L "$f" "$root$f"
+# The peer workloads, fs_mark and hackbench (rt-tests), are dynamically
+# linked: bring their libraries.
+for bin in /usr/bin/fs_mark /usr/bin/hackbench; do
+	[[ -x "$bin" ]] || die "$bin missing (run 'make deps')"
+	for f in "$bin" $(ldd "$bin" | grep -o '/[^ ]*'); do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+	done
 done
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\n' >"$root/etc/group"

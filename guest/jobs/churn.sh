@@ -1,7 +1,9 @@
 #!/bin/sh
 # Churn scenario job. Phases:
-#   bench  (BENCH=1) the accounting-cost benchmark, lab_kmem_bench.ko;
-#          with BENCH_ONLY=1 the job ends after it
+#   bench  (BENCH=1) the accounting-cost benchmark, lab_kmem_bench.ko,
+#          then hackbench (HACKBENCH_LOOPS > 0) and a create/stat/unlink
+#          loop (FILELOOP_FILES > 0) in a user cgroup; with BENCH_ONLY=1
+#          the job ends after them
 #   base   a live cgroup "hot" creates its hot set; figures sampled
 #   churn  CHURN_JOBS jobs, each in its own child of "jobs", then removed
 #   wait   how long the removed cgroups stay dying with no pressure at
@@ -33,7 +35,9 @@ set -o pipefail
 : "${HOT_INTERVAL_MS:=2000}" "${DYING_WAIT_SECS:=15}"
 : "${CLEAN_PCT:=0}" "${CHURN2_JOBS:=0}"
 : "${BENCH:=0}" "${BENCH_OBJS:=1000}" "${BENCH_BATCHES:=100}" "${BENCH_REPS:=9}"
-: "${BENCH_ONLY:=0}"
+: "${BENCH_ONLY:=0}" "${HACKBENCH_LOOPS:=0}" "${HACKBENCH_GROUPS:=4}"
+: "${HACKBENCH_REPS:=5}" "${FILELOOP_FILES:=0}" "${FILELOOP_LOOPS:=10}"
+: "${FILELOOP_REPS:=5}"
 
 out=/tmp/figures.txt
 trap 'sed "s/ /=/" "$out" >/results/figures.txt' EXIT
@@ -66,6 +70,33 @@ if [ "$BENCH" = 1 ]; then
 	dmesg | sed -n 's/^.*lab_kmem_bench: \([a-z_]*_ns\) \([0-9]*\)$/bench.\1 \2/p' >>"$out"
 	grep -q '^bench\.user_cache_x_median_ns ' "$out" ||
 		{ echo "churn-job: the benchmark reported nothing"; exit 1; }
+	# Workloads in the same user cgroup: hackbench over pipes, whose
+	# forks allocate from accounted caches and whose pipe pages are
+	# accounted (HACKBENCH_LOOPS=0: not run), and a create/stat/unlink
+	# loop, a dentry and an inode per file (FILELOOP_FILES=0: not run).
+	if [ "$HACKBENCH_LOOPS" -gt 0 ]; then
+		echo "churn-job: hackbench -p -g $HACKBENCH_GROUPS -l $HACKBENCH_LOOPS, $HACKBENCH_REPS times"
+		i=0
+		while [ "$i" -lt "$HACKBENCH_REPS" ]; do
+			sh -c 'echo $$ >"$1/cgroup.procs" && exec hackbench -p -g "$2" -l "$3"' \
+				sh "$lab/bench" "$HACKBENCH_GROUPS" "$HACKBENCH_LOOPS" |
+				sed -n 's/^Time: \([0-9.]*\)$/\1/p'
+			i=$((i + 1))
+		done | sort -n >/tmp/hackbench.txt
+		n=$(wc -l </tmp/hackbench.txt)
+		[ "$n" = "$HACKBENCH_REPS" ] ||
+			{ echo "churn-job: hackbench gave $n of $HACKBENCH_REPS times"; exit 1; }
+		awk '{ t[NR] = $1 * 1000 } END {
+			printf "bench.hackbench_best_ms %.0f\n", t[1]
+			m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+			printf "bench.hackbench_median_ms %.0f\n", m }' /tmp/hackbench.txt >>"$out"
+	fi
+	if [ "$FILELOOP_FILES" -gt 0 ]; then
+		echo "churn-job: fileloop, $FILELOOP_FILES files x $FILELOOP_LOOPS loops, $FILELOOP_REPS times"
+		fileloop -c "$lab/bench" -d "$scratch/fileloop" -n "$FILELOOP_FILES" \
+			-l "$FILELOOP_LOOPS" -r "$FILELOOP_REPS" | sed 's/^/bench./' >>"$out"
+		rmdir "$scratch/fileloop"
+	fi
 	rmdir "$lab/bench"
 	# make run SCENARIO=kmem: the benchmark alone, many boots
 	[ "$BENCH_ONLY" = 1 ] && exit 0
