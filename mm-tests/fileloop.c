@@ -12,6 +12,8 @@
  * best and median, "fileloop_best_ops_per_s N" and
  * "fileloop_median_ops_per_s N": files times three operations per second.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,11 +46,17 @@ static double one_rep(const char *dir, long files, long loops)
 		for (i = 0; i < files; i++) {
 			snprintf(path, sizeof(path), "%s/f%ld", dir, i);
 			fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-			if (fd < 0 || write(fd, "fileloop", 8) != 8) {
+			if (fd < 0) {
 				fprintf(stderr, "%s: create %s: %s\n", prog,
 					path, strerror(errno));
-				if (fd >= 0)
-					close(fd);
+				return -1;
+			}
+			/* A short write leaves errno as it was */
+			errno = EIO;
+			if (write(fd, "fileloop", 8) != 8) {
+				fprintf(stderr, "%s: write %s: %s\n", prog,
+					path, strerror(errno));
+				close(fd);
 				return -1;
 			}
 			close(fd);
@@ -111,6 +119,11 @@ int main(int argc, char **argv)
 	}
 	if (!cg || !dir || optind != argc)
 		usage();
+	/* Room for "/f" and the largest file number */
+	if (strlen(dir) > 4000) {
+		fprintf(stderr, "%s: -d %.40s...: path too long\n", prog, dir);
+		return 2;
+	}
 	if (files < 1 || loops < 1 || reps < 1 || reps > MAX_REPS) {
 		fprintf(stderr, "%s: -n and -l must be at least 1, -r 1..%d\n",
 			prog, MAX_REPS);

@@ -74,17 +74,28 @@ if [ "$BENCH" = 1 ]; then
 	# forks allocate from accounted caches and whose pipe pages are
 	# accounted (HACKBENCH_LOOPS=0: not run), and a create/stat/unlink
 	# loop, a dentry and an inode per file (FILELOOP_FILES=0: not run).
+	for v in HACKBENCH_LOOPS HACKBENCH_GROUPS HACKBENCH_REPS FILELOOP_FILES \
+		FILELOOP_LOOPS FILELOOP_REPS; do
+		eval "n=\$$v"
+		case "$n" in
+		'' | *[!0-9]*) echo "churn-job: $v must be a whole number, not '$n'"; exit 1 ;;
+		esac
+	done
 	if [ "$HACKBENCH_LOOPS" -gt 0 ]; then
+		[ "$HACKBENCH_REPS" -ge 1 ] && [ "$HACKBENCH_GROUPS" -ge 1 ] ||
+			{ echo "churn-job: HACKBENCH_REPS and HACKBENCH_GROUPS must be at least 1"; exit 1; }
 		echo "churn-job: hackbench -p -g $HACKBENCH_GROUPS -l $HACKBENCH_LOOPS, $HACKBENCH_REPS times"
 		i=0
 		while [ "$i" -lt "$HACKBENCH_REPS" ]; do
 			sh -c 'echo $$ >"$1/cgroup.procs" && exec hackbench -p -g "$2" -l "$3"' \
 				sh "$lab/bench" "$HACKBENCH_GROUPS" "$HACKBENCH_LOOPS" |
-				sed -n 's/^Time: \([0-9.]*\)$/\1/p'
+				sed -n 's/^Time: \([0-9.]*\)$/\1/p' ||
+				{ echo "churn-job: hackbench failed" >&2; exit 1; }
 			i=$((i + 1))
-		done | sort -n >/tmp/hackbench.txt
+		done | sort -n >/tmp/hackbench.txt ||
+			{ echo "churn-job: hackbench failed"; exit 1; }
 		n=$(wc -l </tmp/hackbench.txt)
-		[ "$n" = "$HACKBENCH_REPS" ] ||
+		[ "$n" -eq "$HACKBENCH_REPS" ] ||
 			{ echo "churn-job: hackbench gave $n of $HACKBENCH_REPS times"; exit 1; }
 		awk '{ t[NR] = $1 * 1000 } END {
 			printf "bench.hackbench_best_ms %.0f\n", t[1]
@@ -94,7 +105,8 @@ if [ "$BENCH" = 1 ]; then
 	if [ "$FILELOOP_FILES" -gt 0 ]; then
 		echo "churn-job: fileloop, $FILELOOP_FILES files x $FILELOOP_LOOPS loops, $FILELOOP_REPS times"
 		fileloop -c "$lab/bench" -d "$scratch/fileloop" -n "$FILELOOP_FILES" \
-			-l "$FILELOOP_LOOPS" -r "$FILELOOP_REPS" | sed 's/^/bench./' >>"$out"
+			-l "$FILELOOP_LOOPS" -r "$FILELOOP_REPS" | sed 's/^/bench./' >>"$out" ||
+			{ echo "churn-job: fileloop failed"; exit 1; }
 		rmdir "$scratch/fileloop"
 	fi
 	rmdir "$lab/bench"
