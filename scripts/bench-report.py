@@ -165,26 +165,30 @@ def main():
                if any("bench.user_%s_best_ns" % b in data.get(l, {}) for l in labels)]
     dat = os.path.join(run, "bench.dat")
     with open(dat, "w") as f:
-        f.write("variant " + " ".join(plotted) + "\n")
+        f.write("variant " + " ".join("%s %s_lo %s_hi" % (b, b, b) for b in plotted) + "\n")
         for l in labels:
             d = data.get(l, {})
             cells = []
             for b in plotted:
                 vals = d.get("bench.user_%s_best_ns" % b, [])
-                cells.append("%.1f" % median(vals) if vals else "NaN")
+                if vals:
+                    cells.append("%.1f %.1f %.1f" % (median(vals), min(vals), max(vals)))
+                else:
+                    cells.append("NaN NaN NaN")
             f.write(l + " " + " ".join(cells) + "\n")
+    nboots = max([n[l] for l in labels] or [0])
     script = """
-set terminal pngcairo size 900,500 noenhanced
+set terminal pngcairo size 1000,520 noenhanced
 set output '%s'
-set title 'Accounted 64-byte allocation+free in a user cgroup, ns per pair (best of each boot, median over boots)'
-set ylabel 'ns per pair'
+set title "Accounted 64-byte allocation+free in a user cgroup\\nmedian over %d boots of the best of each boot; bars: lowest to highest boot"
+set ylabel 'ns per allocation+free pair'
 set style data histograms
-set style histogram clustered gap 1
+set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
-set key top left
+set key outside right top vertical
 set yrange [0:*]
-plot for [i=2:%d] '%s' using i:xtic(1) title columnheader(i)
-""" % (os.path.join(run, "bench.png"), len(plotted) + 1, dat)
+plot for [i=0:%d] '%s' using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i)
+""" % (os.path.join(run, "bench.png"), nboots, len(plotted) - 1, dat)
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
         print("bench-report: plot: %s" % os.path.join(run, "bench.png"))
