@@ -29,7 +29,7 @@ help:
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
 	@echo "  make boot VARIANT=stock|series|debug [APPEND='memcg_slab=pin ...']"
 	@echo "                                interactive guest shell (Ctrl-a x quits)"
-	@echo "  make run [SCENARIO=default|mglru|slab|donate|full|crashloop|smoke] [QUICK=1]"
+	@echo "  make run [SCENARIO=default|mglru|slab|donate|full|kmem|crashloop|smoke] [QUICK=1]"
 	@echo "           [PARAMS='NAME=VALUE ...']"
 	@echo "                                build what is missing, boot, compare;"
 	@echo "                                results in results/<date>-<scenario>/;"
