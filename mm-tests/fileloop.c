@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 {
 	const char *cg = NULL, *dir = NULL;
 	long files = 1000, loops = 10, reps = 5, r;
-	double t[MAX_REPS], rate[MAX_REPS];
+	double secs, rate[MAX_REPS];
 	int opt, err;
 
 	while ((opt = getopt(argc, argv, "c:d:n:l:r:")) != -1) {
@@ -141,10 +141,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (r = 0; r < reps; r++) {
-		t[r] = one_rep(dir, files, loops);
-		if (t[r] < 0)
+		secs = one_rep(dir, files, loops);
+		if (secs < 0)
 			return 1;
-		rate[r] = 3.0 * files * loops / t[r];
+		rate[r] = 3.0 * files * loops / secs;
 	}
 	qsort(rate, reps, sizeof(rate[0]), cmp_double);
 	printf("fileloop_best_ops_per_s %.0f\n", rate[reps - 1]);

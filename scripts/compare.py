@@ -112,7 +112,7 @@ def _exact_rank_sum_p(ranks, n1, observed):
     ways = [dict() for _ in range(n1 + 1)]
     ways[0][0] = 1
     for r in ranks:
-        for k in range(min(n1, n), 0, -1):
+        for k in range(n1, 0, -1):
             for s, c in ways[k - 1].items():
                 ways[k][s + r] = ways[k].get(s + r, 0) + c
     total = sum(ways[n1].values())
