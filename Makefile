@@ -7,6 +7,8 @@ PATCHES ?=
 SCENARIO ?= default
 QUICK ?= 0
 PARAMS ?=
+VARIANTS ?=
+REPS ?=
 ACCEL ?= tcg
 export ACCEL
 POLICIES ?= shared pin reparent donate
@@ -29,11 +31,12 @@ help:
 	@echo "  make initramfs                busybox, guest init, mm-tests, kselftests"
 	@echo "  make boot VARIANT=stock|series|debug [APPEND='memcg_slab=pin ...']"
 	@echo "                                interactive guest shell (Ctrl-a x quits)"
-	@echo "  make run [SCENARIO=default|mglru|slab|donate|full|kmem|crashloop|smoke] [QUICK=1]"
-	@echo "           [PARAMS='NAME=VALUE ...']"
+	@echo "  make run [SCENARIO=default|mglru|slab|donate|full|kmem|filerate|crashloop|smoke]"
+	@echo "           [QUICK=1] [PARAMS='NAME=VALUE ...'] [VARIANTS='LABEL ...'] [REPS=N]"
 	@echo "                                build what is missing, boot, compare;"
 	@echo "                                results in results/<date>-<scenario>/;"
-	@echo "                                PARAMS overrides the scenario's sizes"
+	@echo "                                PARAMS overrides the scenario's sizes,"
+	@echo "                                VARIANTS runs only those, REPS the boots each"
 	@echo "  make stress [VARIANT=debug] [POLICIES='shared pin reparent donate']"
 	@echo "              [STRESS_SECONDS=600] [STRESS_SIZE=1]"
 	@echo "                                per policy, one guest of churn, OOM kills, removal"
@@ -73,7 +76,7 @@ boot: kernel initramfs
 	@vm-runner/run-vm.sh -k $(B)/$(VARIANT)/bzImage -i $(INITRAMFS) -o $(B)/boot-$(VARIANT) -a "$(APPEND)"
 
 run: deps
-	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)" "$(PARAMS)"
+	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)" "$(PARAMS)" "$(VARIANTS)" "$(REPS)"
 
 stress: deps
 	@scripts/stress.sh "$(STRESS_VARIANT)" "$(POLICIES)" "$(STRESS_SECONDS)" "$(STRESS_SIZE)"

@@ -20,14 +20,12 @@ differences the run resolves. Writes RUN_DIR/bench.txt (and prints it)
 and RUN_DIR/bench.png (gnuplot), the user-cgroup costs per variant.
 """
 import csv
-import math
 import os
-import random
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import mannwhitney_p, median  # noqa: E402
+from compare import cell, median, ratio_cell  # noqa: E402
 
 BENCHES = ["kmalloc", "cache", "kmalloc_x", "cache_x"]
 FLOOR, REF = "nokmem", "stock"
@@ -53,40 +51,6 @@ def workloads(d):
         "fileloop_ops_per_s": d.get("bench.fileloop_median_ops_per_s", []),
         "churn_ops_per_s": d.get("churn.churn_ops_per_s", []),
         "fsmark_files_per_s (r mean)": per_rep}
-
-
-def ratio_ci(vals, ref, draws=2000):
-    """95% bootstrap interval of median(vals) / median(ref), or None
-    below 5 values a side, where a percentile interval of a median covers
-    too little to be worth printing."""
-    if len(vals) < 5 or len(ref) < 5:
-        return None
-    rng = random.Random(1)
-    rs = []
-    for _ in range(draws):
-        a = median([rng.choice(vals) for _ in vals])
-        b = median([rng.choice(ref) for _ in ref])
-        rs.append(a / b if b else math.inf)
-    rs.sort()
-    return rs[int(0.025 * len(rs))], rs[int(0.975 * len(rs)) - 1]
-
-
-def ratio_cell(vals, ref):
-    if not vals or not ref or median(ref) == 0:
-        return "-"
-    r = median(vals) / median(ref)
-    if vals is ref:
-        return "1.00"
-    p = mannwhitney_p(ref, vals)
-    mark = "*" if p is not None and p < 0.05 else ""
-    ci = ratio_ci(vals, ref)
-    if ci is None:
-        return "%.2f%s" % (r, mark)
-    return "%.2f%s[%.2f-%.2f]" % (r, mark, ci[0], ci[1])
-
-
-def cell(vals):
-    return "%.0f [%.0f-%.0f]" % (median(vals), min(vals), max(vals))
 
 
 def main():

@@ -15,6 +15,7 @@ the table.
 """
 import math
 import os
+import random
 import re
 import sys
 
@@ -144,6 +145,44 @@ def mannwhitney_p(xs, ys):
     var = n1 * n2 / 12.0 * ((n + 1) - ties / (n * (n - 1)))
     z = (abs(u - n1 * n2 / 2.0) - 0.5) / math.sqrt(var)
     return math.erfc(max(z, 0.0) / math.sqrt(2.0))
+
+
+def ratio_ci(vals, ref, draws=2000):
+    """95% bootstrap interval of median(vals) / median(ref), or None
+    below 5 values a side, where a percentile interval of a median covers
+    too little to be worth printing."""
+    if len(vals) < 5 or len(ref) < 5:
+        return None
+    rng = random.Random(1)
+    rs = []
+    for _ in range(draws):
+        a = median([rng.choice(vals) for _ in vals])
+        b = median([rng.choice(ref) for _ in ref])
+        rs.append(a / b if b else math.inf)
+    rs.sort()
+    return rs[int(0.025 * len(rs))], rs[int(0.975 * len(rs)) - 1]
+
+
+def ratio_cell(vals, ref):
+    """median(vals) / median(ref), '*' when the Mann-Whitney U test tells
+    the two apart (p < 0.05), and the bootstrap interval when each side
+    has at least 5 values."""
+    if not vals or not ref or median(ref) == 0:
+        return "-"
+    r = median(vals) / median(ref)
+    if vals is ref:
+        return "1.00"
+    p = mannwhitney_p(ref, vals)
+    mark = "*" if p is not None and p < 0.05 else ""
+    ci = ratio_ci(vals, ref)
+    if ci is None:
+        return "%.2f%s" % (r, mark)
+    return "%.2f%s[%.2f-%.2f]" % (r, mark, ci[0], ci[1])
+
+
+def cell(vals, fmt="%.0f"):
+    """median [lowest-highest] of vals, each printed with fmt."""
+    return (fmt + " [" + fmt + "-" + fmt + "]") % (median(vals), min(vals), max(vals))
 
 
 def exact(value):

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # make run: build what is missing, run a scenario's variants in guests,
 # print the comparison. Results land in results/<date>-<scenario>/.
-# Usage: run-scenario.sh SCENARIO QUICK [PARAMS]
+# Usage: run-scenario.sh SCENARIO QUICK [PARAMS [VARIANTS [REPS]]]
 # PARAMS: "NAME=VALUE ..." overriding the scenario's own param lines (a
 # size, a count); a NAME the scenario does not declare is refused.
+# VARIANTS: "LABEL ..." runs only these of the scenario's variants, in the
+# scenario's order (the first one left is the reference of the tables);
+# REPS: repetitions per variant instead of the scenario's (or QUICK's).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[[ $# -eq 2 || $# -eq 3 ]] || die "usage: ${0##*/} SCENARIO QUICK [PARAMS]"
+[[ $# -ge 2 && $# -le 5 ]] || die "usage: ${0##*/} SCENARIO QUICK [PARAMS [VARIANTS [REPS]]]"
 scenario=$1
 quick=$2
 overrides=${3:-}
+only=${4:-}
+reps_override=${5:-}
 [[ "$quick" == 0 || "$quick" == 1 ]] || die "QUICK must be 0 or 1, got '$quick'"
 file=$LAB_ROOT/scenarios/$scenario.scn
 if [[ ! "$scenario" =~ ^[a-z0-9_-]+$ || ! -f "$file" ]]; then
@@ -75,12 +80,31 @@ set_param() {
 	done
 	params+=("$1")
 }
+if [[ -n "$only" ]]; then
+	for want in $only; do
+		[[ " ${labels[*]} " == *" $want "* ]] ||
+			die "VARIANTS: scenario '$scenario' has no variant '$want' (it has: ${labels[*]})"
+	done
+	kept_labels=() kept_kernels=() kept_cmdlines=()
+	for i in "${!labels[@]}"; do
+		[[ " $only " == *" ${labels[i]} "* ]] || continue
+		kept_labels+=("${labels[i]}") kept_kernels+=("${kernels[i]}")
+		kept_cmdlines+=("${cmdlines[i]}")
+	done
+	labels=("${kept_labels[@]}") kernels=("${kept_kernels[@]}")
+	cmdlines=("${kept_cmdlines[@]}")
+fi
 declared=" ${params[*]%%=*} ${quick_params[*]%%=*} "
 if ((quick == 1)); then
 	reps=$quick_reps
 	for p in "${quick_params[@]}"; do
 		set_param "$p"
 	done
+fi
+if [[ -n "$reps_override" ]]; then
+	check_uint REPS "$reps_override"
+	((reps_override >= 1)) || die "REPS must be at least 1, got $reps_override"
+	reps=$reps_override
 fi
 for o in $overrides; do
 	[[ "$o" =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9._-]+$ ]] ||
@@ -126,6 +150,7 @@ for p in "${params[@]}"; do
 done
 {
 	echo "scenario: $scenario (QUICK=$quick, $reps repetitions)"
+	echo "variants: ${labels[*]}${only:+ (VARIANTS chose them)}"
 	echo "date: $(date -u +%FT%TZ)"
 	echo "kernel package: $LAB_SRCPKG $(installed_srcpkg_version)"
 	echo "series: $(series_patches | sed 's|.*/||' | tr '\n' ' ')"

@@ -24,6 +24,12 @@ t_expect_error "args: make run PARAMS with a name the scenario lacks" "has no pa
 	make -s run SCENARIO=crashloop PARAMS='BOGUS=1'
 t_expect_error "args: make run PARAMS without NAME=VALUE" "is not NAME=VALUE" \
 	make -s run SCENARIO=crashloop PARAMS='CRASH_CYCLES=1;reboot'
+t_expect_error "args: make run VARIANTS with a label the scenario lacks" "has no variant 'bogus'" \
+	make -s run SCENARIO=crashloop VARIANTS='stock bogus'
+t_expect_error "args: make run REPS=abc" "REPS must be a non-negative integer" \
+	make -s run SCENARIO=crashloop REPS=abc
+t_expect_error "args: make run REPS=0" "REPS must be at least 1" \
+	make -s run SCENARIO=crashloop REPS=0
 t_expect_error "args: make boot VARIANT=bogus" "unknown VARIANT 'bogus'" \
 	make -s boot VARIANT=bogus
 t_expect_error "args: run-vm.sh -t abc" "timeout must be a non-negative integer" \
