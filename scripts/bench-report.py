@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import cell, median, ratio_cell  # noqa: E402
+from compare import cell, emit, median, ratio_cell  # noqa: E402
 
 BENCHES = ["kmalloc", "cache", "kmalloc_x", "cache_x"]
 FLOOR, REF = "nokmem", "stock"
@@ -120,10 +120,7 @@ def main():
         out.append(line)
         out.append("".join(fl))
         out.append("".join(st))
-    text = "\n".join(out) + "\n"
-    with open(os.path.join(run, "bench.txt"), "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    emit(os.path.join(run, "bench.txt"), "\n".join(out) + "\n")
 
     plotted = [b for b in BENCHES
                if any("bench.user_%s_best_ns" % b in data.get(l, {}) for l in labels)]

@@ -185,6 +185,13 @@ def cell(vals, fmt="%.0f"):
     return (fmt + " [" + fmt + "-" + fmt + "]") % (median(vals), min(vals), max(vals))
 
 
+def emit(path, text):
+    """Write a report to path and print it."""
+    with open(path, "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+
+
 def exact(value):
     """The figure as the guest wrote it: integers whole, others round-trip."""
     return "%d" % value if value.is_integer() else repr(value)
@@ -283,10 +290,7 @@ def main():
                  % labels[0])
     lines.append("=...= both sides identical in all their runs (no test); "
                  "'abs': difference to a negative base, not a ratio")
-    table = "\n".join(lines) + "\n"
-    with open(os.path.join(run_dir, "table.txt"), "w") as f:
-        f.write(table)
-    sys.stdout.write(table)
+    emit(os.path.join(run_dir, "table.txt"), "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import cell, ratio_cell  # noqa: E402
+from compare import cell, emit, ratio_cell  # noqa: E402
 
 
 def main():
@@ -62,10 +62,7 @@ def main():
             line += "%28s" % (cell(vals, fmt) if vals else "-")
             ratios += "%28s" % (ratio_cell(vals, refv) if vals else "")
         out += [line, ratios]
-    text = "\n".join(out) + "\n"
-    with open(os.path.join(run, "ratios.txt"), "w") as f:
-        f.write(text)
-    sys.stdout.write(text)
+    emit(os.path.join(run, "ratios.txt"), "\n".join(out) + "\n")
 
 
 if __name__ == "__main__":
