@@ -65,7 +65,9 @@ sample() {
 	memfigures -c "$lab/jobs" -i "$lab/hot" | sed "s/^/$1./" >>"$out"
 }
 
-for v in FSMARK_FILES LIVE_FILES LIVE_LOOPS LIVE_REPS LIVE_AB_PAIRS; do
+for v in FSMARK_FILES LIVE_FILES LIVE_LOOPS LIVE_REPS LIVE_AB_PAIRS \
+	HACKBENCH_LOOPS HACKBENCH_GROUPS HACKBENCH_REPS FILELOOP_FILES \
+	FILELOOP_LOOPS FILELOOP_REPS; do
 	eval "n=\$$v"
 	case "$n" in
 	'' | *[!0-9]*) echo "churn-job: $v must be a whole number, not '$n'"; exit 1 ;;
@@ -180,13 +182,6 @@ if [ "$BENCH" = 1 ]; then
 	# forks allocate from accounted caches and whose pipe pages are
 	# accounted (HACKBENCH_LOOPS=0: not run), and a create/stat/unlink
 	# loop, a dentry and an inode per file (FILELOOP_FILES=0: not run).
-	for v in HACKBENCH_LOOPS HACKBENCH_GROUPS HACKBENCH_REPS FILELOOP_FILES \
-		FILELOOP_LOOPS FILELOOP_REPS; do
-		eval "n=\$$v"
-		case "$n" in
-		'' | *[!0-9]*) echo "churn-job: $v must be a whole number, not '$n'"; exit 1 ;;
-		esac
-	done
 	if [ "$HACKBENCH_LOOPS" -gt 0 ]; then
 		[ "$HACKBENCH_REPS" -ge 1 ] && [ "$HACKBENCH_GROUPS" -ge 1 ] ||
 			{ echo "churn-job: HACKBENCH_REPS and HACKBENCH_GROUPS must be at least 1"; exit 1; }
