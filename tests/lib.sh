@@ -63,6 +63,11 @@ vm_run() {
 	VM_RC=$?
 	set -e
 	VM_VERDICT=$(cat "$VM_OUT/verdict" 2>/dev/null || echo "no verdict")
+	# A boot retried after it stalled before init (run-vm.sh) is said
+	# here and listed again at the end of make check.
+	if [[ "$VM_VERDICT" == *"stalled before init"* ]]; then
+		echo "# $name: $VM_VERDICT"
+	fi
 	# A hung guest's stacks (run-vm asked for them) are the only clue.
 	if [[ "$VM_VERDICT" == hung:* ]]; then
 		echo "# $name: $VM_VERDICT; its stacks (all in $VM_OUT.run-vm.log):"
