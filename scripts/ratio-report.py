@@ -9,15 +9,82 @@ patterns: the rows). Each cell is the median over the repetitions (one
 boot each) with the lowest and highest boot; under it, the ratio of its
 median to the reference's, with a 95% bootstrap interval from 5 boots a
 side and '*' where the exact Mann-Whitney U test tells the two apart
-(p < 0.05). Writes RUN_DIR/ratios.txt and prints it.
+(p < 0.05). A reported figure STEM_gmean whose run also has figures
+STEM_1, STEM_2, ... (the boot's pairs, whose geometric mean it is) gets
+a second table: every pair of a variant pooled, their geometric mean
+with a 95% interval from resampling whole boots, and its ratio to the
+reference's. Writes RUN_DIR/ratios.txt and prints it.
 """
 import csv
+import math
 import os
+import random
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import cell, emit, ratio_cell  # noqa: E402
+
+
+def pooled_gmean(boots, ref=None, draws=4000):
+    """Geometric mean of every value in boots (one list per boot), with a
+    95% interval from resampling whole boots; with ref (boots of the
+    reference), the ratio of the two geometric means and its interval."""
+    def gm(sample):
+        logs = [math.log(v) for b in sample for v in b]
+        return math.exp(sum(logs) / len(logs))
+    est = gm(boots) / (gm(ref) if ref else 1.0)
+    rng = random.Random(1)
+    rs = []
+    for _ in range(draws):
+        r = gm([rng.choice(boots) for _ in boots])
+        if ref:
+            r /= gm([rng.choice(ref) for _ in ref])
+        rs.append(r)
+    rs.sort()
+    return est, rs[int(0.025 * draws)], rs[int(0.975 * draws) - 1]
+
+
+def pooled_pairs(run, metrics, labels):
+    """The pooled table's lines for every reported STEM_gmean figure whose
+    pairs STEM_K are in raw.csv; [] if there is none."""
+    stems = [m[:-len("_gmean")] for m in metrics if m.endswith("_gmean")]
+    pairs = {}
+    with open(os.path.join(run, "raw.csv")) as f:
+        for row in csv.DictReader(f):
+            for stem in stems:
+                k = row["metric"][len(stem) + 1:]
+                if row["metric"].startswith(stem + "_") and k.isdigit():
+                    value = float(row["value"])
+                    if value <= 0:
+                        sys.exit("ratio-report: %s %s rep %s is %s, not a ratio" %
+                                 (row["variant"], row["metric"], row["rep"], row["value"]))
+                    pairs.setdefault(stem, {}).setdefault(row["variant"], {}).setdefault(
+                        row["rep"], []).append(value)
+    out = []
+    for stem in stems:
+        if stem not in pairs:
+            continue
+        by = {l: list(pairs[stem].get(l, {}).values()) for l in labels}
+        out += ["", "Every pair (%s_K) of a variant pooled: geometric mean" % stem,
+                "[95% interval, 4000 resamplings of whole boots] (pairs, boots);",
+                "under it, its ratio to %s's, resampled the same way" % labels[0], ""]
+        line, ratios = "%-34s" % "pooled", "%-34s" % ""
+        for l in labels:
+            if not by[l]:
+                line += "%30s" % "-"
+                ratios += "%30s" % ""
+                continue
+            est, lo, hi = pooled_gmean(by[l])
+            n = sum(len(b) for b in by[l])
+            line += "%30s" % ("%.3f [%.3f-%.3f] (%d, %d)" % (est, lo, hi, n, len(by[l])))
+            if l == labels[0] or not by[labels[0]]:
+                ratios += "%30s" % ("1.000" if l == labels[0] else "")
+            else:
+                est, lo, hi = pooled_gmean(by[l], by[labels[0]])
+                ratios += "%30s" % ("%.3f [%.3f-%.3f]" % (est, lo, hi))
+        out += [line, ratios]
+    return out
 
 
 def main():
@@ -62,6 +129,7 @@ def main():
             line += "%28s" % (cell(vals, fmt) if vals else "-")
             ratios += "%28s" % (ratio_cell(vals, refv) if vals else "")
         out += [line, ratios]
+    out += pooled_pairs(run, metrics, labels)
     emit(os.path.join(run, "ratios.txt"), "\n".join(out) + "\n")
 
 
