@@ -167,6 +167,7 @@ cat "$run/info.txt"
 
 total=$((reps * ${#labels[@]}))
 n=0
+t0=$SECONDS
 # Repetitions interleave the variants, so slow drift of the host hits all
 # alike, and each repetition starts one variant later, so that none is
 # always the first guest after a pause.
@@ -188,6 +189,17 @@ for ((r = 1; r <= reps; r++)); do
 		fi
 	done
 done
+# What the guests themselves reported (guest/init's guest.txt), and the
+# run's wall time, beside what was asked for above.
+{
+	for key in vcpus numa_nodes; do
+		seen=$(cat "$run"/*/results/guest.txt 2>/dev/null | awk -v k="$key" '$1 == k { print $2 }' |
+			sort -u | paste -sd ' ' -)
+		echo "guests reported $key: ${seen:-none} (every run's results/guest.txt)"
+	done
+	echo "wall time of the guest runs: $((SECONDS - t0)) s, ended $(date -u +%FT%TZ)"
+} >>"$run/info.txt"
+tail -n 3 "$run/info.txt"
 echo
 "$LAB_ROOT/scripts/compare.py" "$run"
 "$LAB_ROOT/scripts/plot-rounds.sh" "$run"
