@@ -37,7 +37,9 @@ else
 fi
 
 results=$(mktemp "${TMPDIR:-/tmp}/lab-check.XXXXXX")
-trap 'rm -f "$results"' EXIT
+# Never written again: what is newer came from this run.
+stamp=$(mktemp "${TMPDIR:-/tmp}/lab-check-start.XXXXXX")
+trap 'rm -f "$results" "$stamp"' EXIT
 export LAB_CHECK_RESULTS=$results
 export LAB_CHECK_OUT=$LAB_BUILD/check
 mkdir -p "$LAB_CHECK_OUT"
@@ -136,7 +138,7 @@ if ((skip > 0)); then
 	echo "Skipped:"
 	awk -F'\t' '$1 == "skip" { print "  " $2 ": " $3 }' "$results"
 fi
-stalled=$(find "$LAB_CHECK_OUT" -name 'console.boot-stall-*.log' -newer "$results" | sort)
+stalled=$(find "$LAB_CHECK_OUT" -name 'console.boot-stall-*.log' -newer "$stamp" | sort)
 if [[ -n "$stalled" ]]; then
 	echo "Boots that stalled before init and were booted again (vm-runner/run-vm.sh):"
 	sed 's/^/  /' <<<"$stalled"

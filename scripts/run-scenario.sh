@@ -194,7 +194,7 @@ done
 {
 	for key in vcpus numa_nodes; do
 		seen=$(cat "$run"/*/results/guest.txt 2>/dev/null | awk -v k="$key" '$1 == k { print $2 }' |
-			sort -u | paste -sd ' ' -)
+			sort -u | paste -sd ' ' - || true)
 		echo "guests reported $key: ${seen:-none} (every run's results/guest.txt)"
 	done
 	echo "wall time of the guest runs: $((SECONDS - t0)) s, ended $(date -u +%FT%TZ)"

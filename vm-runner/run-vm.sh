@@ -35,10 +35,12 @@
 # records the QEMU command that ran.
 #
 # A boot whose kernel has not started init ("Run /init as init process",
-# or guest/init's first "lab-init:" line, on the console)
+# or guest/init's first line, "lab-init: started", on the console)
 # LAB_BOOT_STALL_SECS after QEMU started (default 120;
 # lab kernels get there in 2 to 14 s under TCG) is stopped and booted
-# again, up to LAB_BOOT_RETRIES times (default 1): under TCG on a loaded
+# again on fresh disks, up to LAB_BOOT_RETRIES times (default 1); each
+# stall adds at most LAB_BOOT_STALL_SECS and about a minute to the run's
+# time beyond -t. Under TCG on a loaded
 # host a guest has stopped in early boot, before any job or test code
 # ran (docs/reliability.md). Nothing is hidden: the stalled boot's
 # console is kept as console.boot-stall-N.log, its vCPUs' registers as
@@ -149,12 +151,19 @@ rm -rf "$out/results" "$out/results.tar" "$out/console.log" "$out/status" "$out/
 	"$out/hung-monitor.txt" "$out/qemu.cmdline" "$out"/console.boot-stall-*.log \
 	"$out"/boot-stall-*-monitor.txt
 
-# Fresh ext4 scratch disk (vda) and swap disk (vdb) for every run.
+# Fresh ext4 scratch disk (vda) and swap disk (vdb) for every boot.
 img=$out/scratch.img
 swapimg=$out/swap.img
-rm -f "$img" "$swapimg"
-truncate -s "${scratch}M" "$img"
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+fresh_disks() {
+	rm -f "$img" "$swapimg"
+	truncate -s "${scratch}M" "$img"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
+	if ((swap > 0)); then
+		truncate -s "${swap}M" "$swapimg"
+		mkswap -q "$swapimg" >/dev/null
+	fi
+}
+fresh_disks
 # The monitor's socket: a short path of its own (a Unix socket path is at
 # most 107 bytes, and -o may be long).
 mondir=$(mktemp -d "/tmp/lab-hmp.XXXXXX")
@@ -165,8 +174,6 @@ trap '[[ -z "$qpid" ]] || kill "$qpid" 2>/dev/null
 rm -f "$img" "$swapimg" "$out/initrd.cpio"; rm -rf "$mondir"' EXIT
 disks=(-drive "file=$img,format=raw,if=virtio,cache=unsafe")
 if ((swap > 0)); then
-	truncate -s "${swap}M" "$swapimg"
-	mkswap -q "$swapimg" >/dev/null
 	disks+=(-drive "file=$swapimg,format=raw,if=virtio,cache=unsafe")
 fi
 
@@ -233,14 +240,16 @@ qemu+=(-serial "file:$out/console.log")
 printf '%q ' "${qemu[@]}" >"$out/qemu.cmdline"
 echo >>"$out/qemu.cmdline"
 
-# stop_qemu: ask QEMU to end, and kill it if it has not within 10 s.
+# stop_qemu: ask QEMU to end (timeout(1), $qpid, passes SIGTERM on), and
+# kill both if they have not ended within 15 s. timeout leads its own
+# process group, so the group's SIGKILL reaches QEMU too.
 stop_qemu() {
 	kill "$qpid" 2>/dev/null || true
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in $(seq 15); do
 		kill -0 "$qpid" 2>/dev/null || return 0
 		sleep 1
 	done
-	kill -9 "$qpid" 2>/dev/null || true
+	kill -KILL -- "-$qpid" 2>/dev/null || kill -KILL "$qpid" 2>/dev/null || true
 }
 
 # boot_stalled: wait until the kernel starts init, QEMU ends, or $stall
@@ -263,7 +272,7 @@ while :; do
 	# The outer timeout is a backstop: the wait below stops QEMU first,
 	# after asking a hung guest for its stacks (at most 60 s and the
 	# monitor's 40).
-	timeout -k 10 $((timeout + 150)) "${qemu[@]}" </dev/null &
+	timeout -k 10 $((stall > timeout ? stall + 150 : timeout + 150)) "${qemu[@]}" </dev/null &
 	qpid=$!
 	boot_stalled || break
 	stalls=$((stalls + 1))
@@ -273,9 +282,14 @@ while :; do
 	stop_qemu
 	wait "$qpid" 2>/dev/null || true
 	qpid=
-	mv "$out/console.log" "$out/console.boot-stall-$stalls.log"
+	if [[ -e "$out/console.log" ]]; then
+		mv "$out/console.log" "$out/console.boot-stall-$stalls.log"
+	else
+		: >"$out/console.boot-stall-$stalls.log"
+	fi
 	((stalls <= retries)) || break
-	note "$out: booting again ($stalls of at most $retries retries)"
+	note "$out: booting again ($stalls of at most $retries retries), on fresh disks"
+	fresh_disks
 	echo "lab-status: none (written by the host before the run)" >"$out/status"
 	: >"$out/results.tar"
 done

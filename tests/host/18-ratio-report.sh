@@ -3,7 +3,8 @@
 # patterns, each cell is median [lowest-highest] over boots, the ratio is
 # of medians to the first variant, a clear difference gets a star and an
 # interval and the same values do not (a run of known values, six boots a
-# variant), pairs behind a _gmean figure are pooled over boots, a pair
+# variant), pairs behind a _gmean figure are pooled over boots (whole
+# boots resampled: one boot of two different pairs has no spread), a pair
 # ratio that is not positive is refused, and a run with no figure
 # matching the patterns is refused.
 set -euo pipefail
@@ -12,7 +13,7 @@ cd "$LAB_ROOT"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf 'series-0\nseries-1\nseries-2rp\n' >"$tmp/variants"
+printf 'series-0\nseries-1\nseries-2rp\none-boot\n' >"$tmp/variants"
 printf '%s\n' '^r1\.live_ab_ratio_gmean$' '^r1\.vm_slabs_scanned$' >"$tmp/report"
 {
 	echo "variant,rep,metric,value"
@@ -32,6 +33,10 @@ printf '%s\n' '^r1\.live_ab_ratio_gmean$' '^r1\.vm_slabs_scanned$' >"$tmp/report
 			echo "series-2rp,$r,r1.live_ab_ratio_$k,1.25"
 		done
 	done
+	# one boot whose two pairs differ: resampling whole boots, not
+	# pairs, leaves its interval at zero width
+	echo "one-boot,1,r1.live_ab_ratio_1,0.9"
+	echo "one-boot,1,r1.live_ab_ratio_2,1.1"
 } >"$tmp/raw.csv"
 if ! out=$(scripts/ratio-report.py "$tmp" 2>&1); then
 	t_fail "ratio-report: a run of known values" "$(tail -n 3 <<<"$out")"
@@ -52,7 +57,7 @@ else
 	t_fail "ratio-report: medians and ratios" "$g"
 fi
 p=$(grep -A1 '^pooled' <<<"$out" | tr -s ' ' || true)
-if [[ "$p" == *"1.000 [1.000-1.000] (12, 6) 0.800 [0.800-0.800] (12, 6) 1.250 [1.250-1.250] (12, 6)"* &&
+if [[ "$p" == *"1.000 [1.000-1.000] (12, 6) 0.800 [0.800-0.800] (12, 6) 1.250 [1.250-1.250] (12, 6) 0.995 [0.995-0.995] (2, 1)"* &&
 	"$p" == *"1.000 0.800 [0.800-0.800] 1.250 [1.250-1.250]"* ]]; then
 	t_pass "ratio-report: every pair pooled, geometric mean and ratio to the first variant"
 else
