@@ -151,10 +151,12 @@ rm -rf "$out/results" "$out/results.tar" "$out/console.log" "$out/status" "$out/
 	"$out/hung-monitor.txt" "$out/qemu.cmdline" "$out"/console.boot-stall-*.log \
 	"$out"/boot-stall-*-monitor.txt
 
-# Fresh ext4 scratch disk (vda) and swap disk (vdb) for every boot.
+# Fresh ext4 scratch disk (vda) and swap disk (vdb) for every boot, and
+# a failing status ("none") that only the guest can replace.
 img=$out/scratch.img
 swapimg=$out/swap.img
 fresh_disks() {
+	echo "lab-status: none (written by the host before the run)" >"$out/status"
 	rm -f "$img" "$swapimg"
 	truncate -s "${scratch}M" "$img"
 	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img"
@@ -214,7 +216,6 @@ if [[ -n "$job" ]]; then
 	rd=$out/initrd.cpio
 fi
 
-echo "lab-status: none (written by the host before the run)" >"$out/status"
 cmdline="console=ttyS0 panic=-1 oops=panic printk.devkmsg=on $tcg_boot $append"
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
 	"${accel_args[@]}" -smp "$smp" -m "$mem"
@@ -290,8 +291,6 @@ while :; do
 	((stalls <= retries)) || break
 	note "$out: booting again ($stalls of at most $retries retries), on fresh disks"
 	fresh_disks
-	echo "lab-status: none (written by the host before the run)" >"$out/status"
-	: >"$out/results.tar"
 done
 hung=0
 if ((stalls > retries)); then
