@@ -8,8 +8,8 @@
 # LAB_CHECK_JOBS at a time (default 1; 2 keeps both cores busy, each
 # guest being one single-threaded TCG process, and a guest that stalls in
 # early boot, as two debug guests did in two lanes, is booted again by
-# vm-runner/run-vm.sh and listed at the end; but under two lanes
-# test_memcg_reclaim failed on two MGLRU series variants:
+# vm-runner/run-vm.sh and listed at the end; slower guests make the
+# kselftests' timing races, such as test_memcg_reclaim's, more frequent:
 # docs/reliability.md), each script's output printed whole when it ends. A host test whose header
 # has the line "# lab-check: beside-guests" (lint: host CPU work on the
 # kernels already built) runs in the background beside the guest tests,
