@@ -41,6 +41,11 @@ static const char * const vmstat_keys[] = {
 static const char * const memstat_keys[] = {
 	"anon", "file", "kernel", "active_file", "inactive_file", "slab",
 	"slab_reclaimable", "slab_unreclaimable",
+	/*
+	 * Refaults, and activations: with MGLRU these include the folios
+	 * that sort_folio() keeps in a younger generation for their tier.
+	 */
+	"workingset_refault_file", "workingset_activate_file",
 };
 static const char * const slab_caches[] = {
 	"dentry", "inode_cache", "ext4_inode_cache",
