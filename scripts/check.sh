@@ -38,9 +38,11 @@ else
 fi
 
 results=$(mktemp "${TMPDIR:-/tmp}/lab-check.XXXXXX")
+# One "SECONDS<TAB>SCRIPT" line per script that ended, for the summary.
+times=$(mktemp "${TMPDIR:-/tmp}/lab-check-times.XXXXXX")
 # Never written again: what is newer came from this run.
 stamp=$(mktemp "${TMPDIR:-/tmp}/lab-check-start.XXXXXX")
-trap 'rm -f "$results" "$stamp"' EXIT
+trap 'rm -f "$results" "$times" "$stamp"' EXIT
 export LAB_CHECK_RESULTS=$results
 export LAB_CHECK_OUT=$LAB_BUILD/check
 mkdir -p "$LAB_CHECK_OUT"
@@ -61,6 +63,7 @@ run_script() {
 		echo "  FAIL  $name: the test script itself failed"
 	fi
 	echo "   ($((SECONDS - t0)) s)"
+	printf '%d\t%s\n' "$((SECONDS - t0))" "$name" >>"$times"
 }
 
 start=$SECONDS
@@ -144,6 +147,9 @@ if [[ -n "$stalled" ]]; then
 	echo "Boots that stalled before init and were booted again (vm-runner/run-vm.sh):"
 	sed 's/^/  /' <<<"$stalled"
 fi
+echo "Seconds per script, longest first:"
+sort -rn "$times" | awk -F'\t' '{ printf "%s%s %d", (NR > 1 ? ", " : "  "), $2, $1 } END { print "" }' |
+	fold -s -w 76 | sed '2,$s/^/  /'
 echo "make check took $((SECONDS - start)) s"
 echo "$pass passed, $fail failed, $skip skipped"
 ((fail == 0))

@@ -13,9 +13,9 @@
 # tests/known-flaky (it fails now and then on stock too) that fails is run
 # again, alone, on the same kernel (up to three tries in each of up to
 # three boots: rerun()); it counts as passed if a rerun passes, and the
-# note says so. A test in both lists is a base
-# failure that passes now and then: its pass on stock is not a reason to
-# update the list, and its failure elsewhere is a skip.
+# note says so. A test in both lists is a base failure that passes now
+# and then: its pass on stock is not a reason to update the list, its
+# failure elsewhere is a skip, and it is not run again.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -97,7 +97,9 @@ for v in stock stock-mglru series series-mglru series-rp series-pin series-slabr
 		id="kselftest $v $bin/$name"
 		reason=$(awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$known")
 		flaky_why=$(awk -v n="$name" '$1 == n { $1 = ""; sub(/^ /, ""); print }' "$flaky")
-		if [[ "$res" == fail && -n "$flaky_why" ]]; then
+		# A test in both lists is skipped or passed whatever a rerun
+		# gives, so only a flaky test that is not a base failure reruns.
+		if [[ "$res" == fail && -n "$flaky_why" && -z "$reason" ]]; then
 			again=$(rerun "$v" "$bin" "$name")
 			if [[ "$again" == pass* ]]; then
 				read -r _ rboot rtry <<<"$again"
