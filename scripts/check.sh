@@ -12,9 +12,10 @@
 # vm-runner/run-vm.sh and listed at the end, and a flaky kselftest is
 # tried again over several boots: docs/reliability.md), each script's
 # output printed whole when it ends (with 1, as it comes). A host test whose header
-# has the line "# lab-check: beside-guests" (lint: host CPU work on the
-# kernels already built) runs in the background beside the guest tests,
-# which keep one core busy each, and its output comes at the end.
+# has the line "# lab-check: beside-guests" (lint on the kernels already
+# built, the argument checks, the boot watchdog's stand-in) runs in the
+# background beside the guest tests, which keep one core busy each, and
+# its output comes at the end.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

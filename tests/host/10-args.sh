@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Bad arguments get a clear error and change nothing.
+# lab-check: beside-guests (make and scripts refusing arguments: light host work)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"

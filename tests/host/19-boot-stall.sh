@@ -7,6 +7,7 @@
 # "lab-init: started" (a quiet boot), and then runs past the threshold
 # is not a stall; a boot that stalls every time is "hung" (exit 2); a
 # threshold below 10 s is refused before anything runs.
+# lab-check: beside-guests (a stand-in QEMU that mostly sleeps)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
