@@ -161,7 +161,7 @@ done
 	done
 	echo "guests: $mem MiB; vCPUs and NUMA nodes: -smp and -numa in each run's qemu.cmdline"
 	echo "parameters: ${params[*]}"
-	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg} (TCG threads: ${LAB_TCG_THREAD:-single})"
+	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg} (TCG threads: ${LAB_TCG_THREAD:-single}, nochain: ${LAB_TCG_NOCHAIN:-0})"
 } >"$run/info.txt"
 cat "$run/info.txt"
 

@@ -127,13 +127,25 @@ check_uint LAB_BOOT_RETRIES "$retries"
 tcg_thread=${LAB_TCG_THREAD:-single}
 [[ "$tcg_thread" == single || "$tcg_thread" == multi ]] ||
 	die "LAB_TCG_THREAD must be single or multi, not '$tcg_thread'"
+# LAB_TCG_NOCHAIN=1 adds QEMU's -d nochain: no translated block jumps
+# straight to the next, every one goes back through the lookup. QEMU
+# chains a jump only within one guest page, so code layout alone (a hot
+# function that grew across a page boundary) can change what a
+# microbenchmark costs under TCG; with nochain every jump costs the same
+# (and everything runs slower). For telling layout from code, not for
+# the lab's usual runs.
+tcg_nochain=${LAB_TCG_NOCHAIN:-0}
+[[ "$tcg_nochain" == 0 || "$tcg_nochain" == 1 ]] ||
+	die "LAB_TCG_NOCHAIN must be 0 or 1, not '$tcg_nochain'"
 tcg_boot=
 case "$accel" in
 tcg)
 	accel_args=(-accel "tcg,thread=$tcg_thread" -cpu max,la57=off)
+	((tcg_nochain == 0)) || accel_args+=(-d nochain)
 	tcg_boot="rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30 pci=noacpi"
 	;;
 kvm)
+	((tcg_nochain == 0)) || die "LAB_TCG_NOCHAIN=1 is a TCG option; ACCEL=kvm has no translated blocks"
 	"$LAB_ROOT/vm-runner/probe-kvm.sh" ||
 		die "ACCEL=kvm: the KVM probe failed on this machine; use ACCEL=tcg"
 	accel_args=(-accel kvm -cpu host,la57=off)

@@ -49,6 +49,8 @@ t_expect_error "args: run-vm.sh -e without a job" "-e needs a job" \
 	vm-runner/run-vm.sh -k Makefile -i Makefile -e A=1
 t_expect_error "args: ACCEL=bogus" "unknown ACCEL 'bogus'" \
 	env ACCEL=bogus vm-runner/run-vm.sh -k Makefile -i Makefile
+t_expect_error "args: LAB_TCG_NOCHAIN=2" "LAB_TCG_NOCHAIN must be 0 or 1" \
+	env LAB_TCG_NOCHAIN=2 vm-runner/run-vm.sh -k Makefile -i Makefile
 t_expect_error "args: make stress STRESS_SECONDS=abc" "STRESS_SECONDS must be a non-negative integer" \
 	make -s stress STRESS_SECONDS=abc
 t_expect_error "args: make stress STRESS_SECONDS=5" "STRESS_SECONDS must be at least 10" \
