@@ -14,6 +14,9 @@
  *   vm_*                reclaim, reparenting and donation counters from
  *                       /proc/vmstat
  *   nr_dying_descendants, cg_memory_current, cg_*   of cgroup -c
+ *   cg_lru_gen_file_yN  the multi-gen LRU's file pages of cgroup -c in
+ *                       the Nth generation from the youngest (y0), summed
+ *                       over nodes (/sys/kernel/debug/lru_gen)
  *   io_rios             block reads issued by cgroup -i (io.stat)
  *
  * Usage: memfigures [-c CGROUP] [-i IO_CGROUP]   (-c defaults to the root)
@@ -37,6 +40,8 @@ static const char * const vmstat_keys[] = {
 	"memcg_slab_child_freed",
 	/* lazy donation (series 0008); absent before it */
 	"memcg_slab_donated", "memcg_slab_adopted", "memcg_slab_pool_freed",
+	/* what moves folios on the LRU besides reclaim */
+	"pgmigrate_success", "compact_isolated", "pgrotated", "pgdeactivate",
 };
 static const char * const memstat_keys[] = {
 	"anon", "file", "kernel", "active_file", "inactive_file", "slab",
@@ -211,6 +216,68 @@ static int print_memcg_slab(void)
 	return print_keyed(path, "memcg_slab_", keys, ARRAY_SIZE(keys), "");
 }
 
+#define LRU_GENS 4	/* the kernel's MAX_NR_GENS */
+
+/* Add one node's generations, oldest first in @file, to @sum, youngest first. */
+static void add_gens(unsigned long long *sum, const unsigned long long *file,
+		     int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum[n - 1 - i] += file[i];
+}
+
+/*
+ * The multi-gen LRU's file pages of @cg by generation, youngest first,
+ * from /sys/kernel/debug/lru_gen: "memcg ID PATH", then per node
+ * " node N" and one "SEQ AGE_MS ANON FILE" line per generation, oldest
+ * first. Where a cgroup's pages sit tells which of them reclaim's next
+ * pass reaches (the oldest file generation).
+ */
+static int print_lru_gen(const char *cg)
+{
+	const char *path = "/sys/kernel/debug/lru_gen", *root = "/sys/fs/cgroup";
+	unsigned long long sum[LRU_GENS] = { }, file[LRU_GENS];
+	unsigned long long seq, age, anon, pages;
+	char line[4608], name[4096];
+	const char *want;
+	int in = 0, n = 0, i;
+	FILE *f;
+
+	if (access(path, R_OK))
+		return 0;
+	if (strncmp(cg, root, strlen(root)))
+		return 0;
+	want = cg[strlen(root)] ? cg + strlen(root) : "/";
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "memfigures: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "memcg ", 6) || strstr(line, " node ") == line) {
+			if (in)
+				add_gens(sum, file, n);
+			n = 0;
+			if (line[0] == 'm')
+				in = sscanf(line, "memcg %*u %4095s", name) == 1 &&
+				     !strcmp(name, want);
+			continue;
+		}
+		if (in && n < LRU_GENS &&
+		    sscanf(line, "%llu %llu %llu %llu", &seq, &age, &anon,
+			   &pages) == 4)
+			file[n++] = pages;
+	}
+	if (in)
+		add_gens(sum, file, n);
+	fclose(f);
+	for (i = 0; i < LRU_GENS; i++)
+		printf("cg_lru_gen_file_y%d %llu\n", i, sum[i]);
+	return 0;
+}
+
 static int print_cgroup(const char *cg)
 {
 	static const char * const dying[] = { "nr_dying_descendants" };
@@ -227,7 +294,7 @@ static int print_cgroup(const char *cg)
 	if (!access(path, R_OK))
 		ret |= print_keyed(path, "cg_", memstat_keys,
 				   ARRAY_SIZE(memstat_keys), "");
-	return ret;
+	return ret | print_lru_gen(cg);
 }
 
 /*

@@ -12,6 +12,9 @@
 #          all: dying_zero_ms from the end of the churn until
 #          nr_dying_descendants is 0 (-1: not within DYING_WAIT_SECS)
 #   r0     figures after the churn and the wait, before any pressure
+#   k0     (COMPACT=1) after compacting all memory (vm.compact_memory):
+#          folios that migration moves come back on the LRU elsewhere
+#          (with MGLRU, not in the oldest generation)
 #   c0     (CLEAN_PCT > 0) after a cleaner in the sibling "cleaner" cgroup
 #          deleted CLEAN_PCT percent of the files the removed jobs left:
 #          their slab pages become partial (memcg_slab=donate pools them)
@@ -42,7 +45,7 @@ set -o pipefail
 : "${CHURN_UNLINK_PCT:=0}" "${HOT_FILES:=2000}" "${PRESSURE_MIB:=2048}"
 : "${PRESSURE_ROUNDS:=3}" "${FSMARK_FILES:=1000}" "${SETTLE_SECS:=2}"
 : "${HOT_INTERVAL_MS:=2000}" "${DYING_WAIT_SECS:=15}"
-: "${CLEAN_PCT:=0}" "${CHURN2_JOBS:=0}"
+: "${CLEAN_PCT:=0}" "${CHURN2_JOBS:=0}" "${COMPACT:=0}"
 : "${BENCH:=0}" "${BENCH_OBJS:=1000}" "${BENCH_BATCHES:=100}" "${BENCH_REPS:=9}"
 : "${BENCH_ONLY:=0}" "${HACKBENCH_LOOPS:=0}" "${HACKBENCH_GROUPS:=4}"
 : "${HACKBENCH_REPS:=5}" "${FILELOOP_FILES:=0}" "${FILELOOP_LOOPS:=10}"
@@ -65,6 +68,10 @@ sample() {
 	memfigures -c "$lab/jobs" -i "$lab/hot" | sed "s/^/$1./" >>"$out"
 }
 
+case "$COMPACT" in
+0 | 1) ;;
+*) echo "churn-job: COMPACT must be 0 or 1, not '$COMPACT'"; exit 1 ;;
+esac
 for v in FSMARK_FILES LIVE_FILES LIVE_LOOPS LIVE_REPS LIVE_AB_PAIRS \
 	HACKBENCH_LOOPS HACKBENCH_GROUPS HACKBENCH_REPS FILELOOP_FILES \
 	FILELOOP_LOOPS FILELOOP_REPS; do
@@ -232,6 +239,12 @@ sync
 sleep "$SETTLE_SECS"
 sample r0
 
+if [ "$COMPACT" = 1 ]; then
+	echo "churn-job: compacting memory"
+	echo 1 >/proc/sys/vm/compact_memory
+	sleep "$SETTLE_SECS"
+	sample k0
+fi
 if [ "$CLEAN_PCT" -gt 0 ]; then
 	echo "churn-job: a cleaner deletes $CLEAN_PCT% of the files the jobs left"
 	sh -c 'echo $$ >"$1/cgroup.procs" && exec churn -x -d "$2" -j "$3" -f "$4" -D "$5" -u "$6"' \
