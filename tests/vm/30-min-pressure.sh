@@ -56,7 +56,7 @@ for obj in dentries inodes; do
 				# holds 2 to 6% of the inodes. Known, so a skip that says
 				# so; above 10% the floor or mode 2 is broken: a failure.
 				t_skip "$name fall by >= 99% or to at most $resolution in 3 rounds ($before -> $after)" \
-					"known gap with MGLRU (issue 20): some moved cache outlives the reparented-page floor in about 1 boot in 6; fails above 10%"
+					"known gap with MGLRU: moved folios that compaction or migration puts back a generation younger escape the reparented-page floor, in 3 boots of 12 (docs/results.md); fails above 10%"
 			else
 				t_fail "$name fall by >= 99% or to at most $resolution in 3 rounds" "$before -> $after"
 			fi
