@@ -239,7 +239,7 @@ static int print_lru_gen(const char *cg)
 {
 	const char *path = "/sys/kernel/debug/lru_gen", *root = "/sys/fs/cgroup";
 	unsigned long long sum[LRU_GENS] = { }, file[LRU_GENS];
-	unsigned long long seq, age, anon, pages;
+	unsigned long long pages;
 	char line[4608], name[4096];
 	const char *want;
 	int in = 0, n = 0, i;
@@ -256,7 +256,7 @@ static int print_lru_gen(const char *cg)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "memcg ", 6) || strstr(line, " node ") == line) {
+		if (!strncmp(line, "memcg ", 6) || !strncmp(line, " node ", 6)) {
 			if (in)
 				add_gens(sum, file, n);
 			n = 0;
@@ -266,8 +266,7 @@ static int print_lru_gen(const char *cg)
 			continue;
 		}
 		if (in && n < LRU_GENS &&
-		    sscanf(line, "%llu %llu %llu %llu", &seq, &age, &anon,
-			   &pages) == 4)
+		    sscanf(line, "%*u %*u %*u %llu", &pages) == 1)
 			file[n++] = pages;
 	}
 	if (in)
