@@ -25,6 +25,7 @@ patterns=(
 	'possible recursive locking'
 	'inconsistent lock state'
 	'list_(add|del) corruption'
+	'cannot create duplicate filename' # sysfs name collision, with a stack dump
 )
 re=$(IFS='|'; echo "${patterns[*]}")
 ts='\[ *[0-9]+\.[0-9]+\]'
