@@ -138,10 +138,16 @@ def main():
                     cells.append("NaN NaN NaN")
             f.write(l + " " + " ".join(cells) + "\n")
     nboots = max([n[l] for l in labels] or [0])
+    try:
+        conditions = subprocess.run(
+            [os.path.join(os.path.dirname(os.path.abspath(__file__)), "run-conditions.sh"), run],
+            capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit("bench-report: no run conditions for the plot title: %s" % e)
     script = """
-set terminal pngcairo size 1000,520 noenhanced
+set terminal pngcairo size 1000,540 noenhanced
 set output '%s'
-set title "Accounted 64-byte allocation+free in a user cgroup\\nmedian over %d boots of the best of each boot; bars: lowest to highest boot"
+set title "Accounted 64-byte allocation+free in a user cgroup (_x: freed on the other CPU)\\nmedian over %d boots of the best of each boot; bars: lowest to highest boot\\n%s"
 set ylabel 'ns per allocation+free pair'
 set style data histograms
 set style histogram errorbars gap 1 lw 1
@@ -149,7 +155,7 @@ set style fill solid 0.8 border -1
 set key outside right top vertical
 set yrange [0:*]
 plot for [i=0:%d] '%s' using (column(2+3*i)):(column(3+3*i)):(column(4+3*i)):xtic(1) title columnheader(2+3*i)
-""" % (os.path.join(run, "bench.png"), nboots, len(plotted) - 1, dat)
+""" % (os.path.join(run, "bench.png"), nboots, conditions, len(plotted) - 1, dat)
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
         print("bench-report: plot: %s" % os.path.join(run, "bench.png"))

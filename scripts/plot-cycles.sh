@@ -39,10 +39,11 @@ plot() {
 	done
 	echo "${p%, }"
 }
+conditions=$("$LAB_ROOT/scripts/run-conditions.sh" "$run")
 gnuplot <<GP
-set terminal pngcairo size 1400,440 font ",10"
+set terminal pngcairo size 1400,460 font ",10"
 set output '$run/cycles.png'
-set multiplot layout 1,3 title "Crash loop: a unit restarted in a new cgroup each cycle (mean of $reps runs, error bars +-1 sd)"
+set multiplot layout 1,3 title "Crash loop: a unit restarted in a new cgroup each cycle (mean of $reps runs, error bars +-1 sd)\\n$conditions"
 set xlabel 'restarts (cycles)'
 set grid
 set key outside bottom center horizontal

@@ -55,15 +55,22 @@ xtics=
 for i in "${!names[@]}"; do
 	xtics+="\"${names[i]}\" $i, "
 done
+# Each variant is shifted a little along x, so that variants with the
+# same figures (often 0) stay visible side by side instead of one line
+# hiding the others.
 plots_dying='' plots_dentries=''
-for l in "${labels[@]}"; do
-	plots_dying+="'$run/rounds-$l.dat' using 1:2:3 with yerrorlines title '$l', "
-	plots_dentries+="'$run/rounds-$l.dat' using 1:4:5 with yerrorlines title '$l', "
+nl=${#labels[@]}
+for k in "${!labels[@]}"; do
+	l=${labels[k]}
+	off=$(awk -v k="$k" -v n="$nl" 'BEGIN { printf "%.3f", (k - (n - 1) / 2) * 0.06 }')
+	plots_dying+="'$run/rounds-$l.dat' using (\$1+$off):2:3 with yerrorlines title '$l', "
+	plots_dentries+="'$run/rounds-$l.dat' using (\$1+$off):4:5 with yerrorlines title '$l', "
 done
+conditions=$("$LAB_ROOT/scripts/run-conditions.sh" "$run")
 gnuplot <<GP
-set terminal pngcairo size 1200,460 font ",10"
+set terminal pngcairo size 1200,480 font ",10"
 set output '$run/rounds.png'
-set multiplot layout 1,2 title "Removed cgroups after each phase of the churn job (mean of $reps runs, error bars +-1 sd)"
+set multiplot layout 1,2 title "Removed cgroups after each phase of the churn job (mean of $reps runs, error bars +-1 sd; variants shifted apart on x)\\n$conditions"
 set xtics (${xtics%, }) rotate by -30
 set xrange [-0.3:$((${#phases[@]} - 1)).3]
 set grid

@@ -4,7 +4,8 @@
 # variant), one slow boot neither makes a difference (the same medians
 # as the floor: no star) nor hides one (10% above the floor: a star, as
 # Welch's test on means did not give), and a run without the floor is
-# refused by name.
+# refused by name; run-conditions.sh gives the plots' titles the run's
+# conditions from info.txt.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -28,6 +29,24 @@ printf 'nokmem\nstock\npin\n' >"$tmp/variants"
 		echo "pin,$r,churn.churn_ops_per_s,$((897 + r))"
 	done
 } >"$tmp/raw.csv"
+cat >"$tmp/info.txt" <<'EOF'
+scenario: kmem (QUICK=0, 5 repetitions)
+series sha256 (patch files in series order): 0123456789ab
+lab commit: abc1234
+guests: 512 MiB; vCPUs and NUMA nodes: -smp and -numa in each run's qemu.cmdline
+guests reported vcpus: 2 (every run's results/guest.txt)
+guests reported numa_nodes: 1 (every run's results/guest.txt)
+EOF
+# The plots' titles carry the run's conditions, read from info.txt.
+want="scenario kmem, lab abc1234, series 0123456789ab, guests: 2 vCPUs, 1 NUMA nodes, 512 MiB"
+got=$(scripts/run-conditions.sh "$tmp" 2>&1 || true)
+if [[ "$got" == "$want" ]]; then
+	t_pass "run-conditions: the plot title's conditions from info.txt"
+else
+	t_fail "run-conditions: the plot title's conditions from info.txt" "got '$got'"
+fi
+t_expect_error "run-conditions: a directory that is no run" "not a make run result" \
+	scripts/run-conditions.sh "$tmp/none"
 if ! out=$(scripts/bench-report.py "$tmp" 2>&1); then
 	t_fail "bench-report: a run of known values" "$(tail -n 3 <<<"$out")"
 	exit 0
