@@ -20,7 +20,7 @@ STRESS_VARIANT := $(if $(filter-out file default,$(origin VARIANT)),$(VARIANT),d
 B := build
 INITRAMFS := $(B)/initramfs.cpio
 
-.PHONY: help deps kernel kernels modules mm-tests kselftests initramfs boot run stress check lint bisect clean
+.PHONY: help deps kernel kernels modules mm-tests kselftests initramfs boot run walk stress check lint bisect clean
 
 help:
 	@echo "dying-memcg lab targets:"
@@ -44,6 +44,9 @@ help:
 	@echo "                                dying memcgs and the parent's charge are checked"
 	@echo "  make check [T='vm/55* ...']   the test suite, or the scripts under tests/ that"
 	@echo "                                match T; ends with 'N passed, N failed, N skipped'"
+	@echo "  make walk [VARIANTS='nokmem stock shared pin reparent donate']"
+	@echo "                                single-step the slab fast paths in guests (gdb) and"
+	@echo "                                count each call's instructions; results/<date>-walk/"
 	@echo "  make lint                     checkpatch --strict and sparse for every patch"
 	@echo "  make bisect                   build every prefix of the series"
 	@echo "  make clean                    remove build/ and results/"
@@ -77,6 +80,11 @@ boot: kernel initramfs
 
 run: deps
 	@scripts/run-scenario.sh "$(SCENARIO)" "$(QUICK)" "$(PARAMS)" "$(VARIANTS)" "$(REPS)"
+
+walk: deps
+	@for k in stock series; do scripts/kernel-build.sh $$k && scripts/modules-build.sh $$k || exit 1; done
+	@scripts/initramfs-build.sh >/dev/null
+	@scripts/walk-fastpath.sh $(VARIANTS)
 
 stress: deps
 	@scripts/stress.sh "$(STRESS_VARIANT)" "$(POLICIES)" "$(STRESS_SECONDS)" "$(STRESS_SIZE)"

@@ -6,7 +6,7 @@ packages=(
 	linux-source-6.1 gcc make bc flex bison libelf-dev libssl-dev cpio
 	xz-utils kmod qemu-system-x86 seabios sparse busybox-static e2fsprogs
 	quilt ccache fsmark gnuplot-nox python3 patch coreutils util-linux
-	libc6-dev perl file git rt-tests
+	libc6-dev perl file git rt-tests gdb
 )
 
 missing=()

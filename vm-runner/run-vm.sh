@@ -19,6 +19,8 @@
 #   -S MIB     size of the swap disk (default 256, sparse; 0: no swap)
 #   -e N=V     environment variable for the job, in /lab/env (repeatable)
 #   -A ACCEL   tcg (default) or kvm (only after a probe shows it works)
+#   -g PORT    QEMU's gdb stub on 127.0.0.1:PORT; the guest starts paused
+#              until a debugger continues it (scripts/walk-fastpath.sh)
 #
 # The guest's own boot switches, read by guest/init from the kernel
 # command line (-a): lab.lru_gen=y|n switches MGLRU on or off before the
@@ -50,10 +52,10 @@ set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 kernel= initrd= job= out= append= timeout=600 mem=1024 cpus=2 scratch=4096
-nodes=2 swap=256
+nodes=2 swap=256 gdbport=
 accel=${ACCEL:-tcg}
 modules=() envs=()
-while getopts "k:i:j:M:o:a:t:m:c:n:s:S:e:A:" opt; do
+while getopts "k:i:j:M:o:a:t:m:c:n:s:S:e:A:g:" opt; do
 	case "$opt" in
 	k) kernel=$OPTARG ;;
 	i) initrd=$OPTARG ;;
@@ -73,6 +75,7 @@ while getopts "k:i:j:M:o:a:t:m:c:n:s:S:e:A:" opt; do
 		envs+=("$OPTARG")
 		;;
 	A) accel=$OPTARG ;;
+	g) gdbport=$OPTARG ;;
 	*) die "unknown option (see the header of $0)" ;;
 	esac
 done
@@ -89,6 +92,10 @@ check_uint "swap size (-S)" "$swap"
 ((timeout > 0 && mem >= 128 && cpus >= 1 && scratch >= 16)) ||
 	die "timeout must be > 0, memory >= 128 MiB, vCPUs >= 1, scratch >= 16 MiB"
 ((nodes == 1 || nodes == 2)) || die "NUMA nodes (-n) must be 1 or 2, not $nodes"
+if [[ -n "$gdbport" ]]; then
+	check_uint "gdb port (-g)" "$gdbport"
+	((gdbport >= 1024 && gdbport <= 65535)) || die "gdb port (-g) must be 1024..65535, not $gdbport"
+fi
 ((swap == 0 || swap >= 16)) || die "swap (-S) must be 0 (none) or at least 16 MiB, not $swap"
 stall=${LAB_BOOT_STALL_SECS:-120} retries=${LAB_BOOT_RETRIES:-1}
 check_uint LAB_BOOT_STALL_SECS "$stall"
@@ -240,6 +247,8 @@ qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
 	-chardev "file,id=results,path=$out/results.tar"
 	-device virtserialport,chardev=results,name=results
 	-monitor "unix:$mon,server=on,wait=off")
+# -g: paused at the first instruction until the debugger says continue
+[[ -z "$gdbport" ]] || qemu+=(-gdb "tcp:127.0.0.1:$gdbport" -S)
 
 if [[ -z "$job" ]]; then
 	echo "run-vm: interactive guest; the console is logged to $out/console.log; Ctrl-a x quits QEMU"

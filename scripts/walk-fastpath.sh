@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Count, by single-stepping booted guests, the instructions of each slab
+# fast-path call: kmalloc(64, GFP_KERNEL_ACCOUNT), kfree(), and an
+# accounted kmem_cache's alloc and free, each on a warm per-cpu slab (the
+# hit path), in the root cgroup and in a user cgroup, for the floor
+# (stock with cgroup.memory=nokmem), stock and each memcg_slab= policy of
+# the series. The counts are the instructions the CPU ran, static
+# branches in their booted state included; unlike a timing they do not
+# move with the emulator or the host.
+#
+# Usage: walk-fastpath.sh [-o DIR] [LABEL...]
+#   LABEL: nokmem stock shared pin reparent donate (default: all)
+#   -o DIR: where to write walk.txt, walk.csv and each guest's run
+#           (default: results/<date>-walk)
+# Each guest boots with nokaslr (the walker reads addresses from the
+# built vmlinux) and one vCPU; mm-tests/modules/lab_walk_pair.ko makes
+# the calls, scripts/walk-fastpath-gdb.py steps through them.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+declare -A kernel_of=([nokmem]=stock [stock]=stock [shared]=series [pin]=series
+	[reparent]=series [donate]=series)
+declare -A append_of=([nokmem]=cgroup.memory=nokmem [stock]= [shared]=
+	[pin]=memcg_slab=pin [reparent]=memcg_slab=reparent [donate]=memcg_slab=donate)
+all=(nokmem stock shared pin reparent donate)
+
+out=
+while getopts "o:" opt; do
+	case "$opt" in
+	o) out=$OPTARG ;;
+	*) die "usage: ${0##*/} [-o DIR] [LABEL...]" ;;
+	esac
+done
+shift $((OPTIND - 1))
+labels=("$@")
+((${#labels[@]})) || labels=("${all[@]}")
+for l in "${labels[@]}"; do
+	[[ -n "${kernel_of[$l]+x}" ]] || die "unknown variant '$l' (known: ${all[*]})"
+done
+command -v gdb >/dev/null || die "gdb is missing (make deps)"
+out=${out:-$LAB_ROOT/results/$(date +%Y%m%d-%H%M%S)-walk}
+mkdir -p "$out"
+
+for k in $(for l in "${labels[@]}"; do echo "${kernel_of[$l]}"; done | sort -u); do
+	for f in bzImage src/vmlinux modules/lab_walk_pair.ko; do
+		[[ -f "$LAB_BUILD/$k/$f" ]] || die "$LAB_BUILD/$k/$f missing (make kernel VARIANT=$k)"
+	done
+	nm -n "$LAB_BUILD/$k/src/vmlinux" >"$out/$k.syms"
+done
+[[ -f "$LAB_BUILD/initramfs.cpio" ]] || die "no initramfs (make initramfs)"
+
+{
+	echo "fast-path walk: instructions per call, from single-stepping the guests"
+	echo "date: $(date -u +%FT%TZ)"
+	echo "series sha256 (patch files in series order): $(series_patches | xargs cat | sha256sum | cut -c1-12)"
+	echo "lab commit: $(git -C "$LAB_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+	for k in $(for l in "${labels[@]}"; do echo "${kernel_of[$l]}"; done | sort -u); do
+		echo "$k kernel .config sha256: $(sha256sum <"$LAB_BUILD/$k/src/.config" | cut -c1-12)"
+	done
+	echo "guests: 1 vCPU, 1 NUMA node, 512 MiB, nokaslr"
+} >"$out/info.txt"
+
+echo "variant,cgroup,call,instructions" >"$out/walk.csv"
+port=$((20000 + $$ % 20000))
+n=0
+for l in "${labels[@]}"; do
+	n=$((n + 1))
+	k=${kernel_of[$l]}
+	note "[$n/${#labels[@]}] $l: booting $k paused, gdb stepping on port $port"
+	run=$out/$l
+	rm -rf "$run"
+	"$LAB_ROOT/vm-runner/run-vm.sh" -k "$LAB_BUILD/$k/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
+		-j "$LAB_ROOT/guest/jobs/walk-pair.sh" -M "$LAB_BUILD/$k/modules/lab_walk_pair.ko" \
+		-o "$run" -t 600 -m 512 -c 1 -n 1 -s 64 -S 0 -g "$port" \
+		-a "nokaslr ${append_of[$l]}" >"$out/$l.run-vm.log" 2>&1 &
+	vm=$!
+	gdbrc=0
+	LAB_WALK_PORT=$port LAB_WALK_SYMS=$out/$k.syms LAB_WALK_LOADS=2 \
+		LAB_WALK_OUT=$out/$l.steps timeout 900 gdb -batch -nx \
+		-x "$LAB_ROOT/scripts/walk-fastpath-gdb.py" >"$out/$l.gdb.log" 2>&1 || gdbrc=$?
+	vmrc=0
+	wait "$vm" || vmrc=$?
+	if ((gdbrc || vmrc)) || [[ $(wc -l <"$out/$l.steps" 2>/dev/null || echo 0) -ne 8 ]]; then
+		tail -n 5 "$out/$l.gdb.log" >&2 || true
+		die "$l: the walk failed (gdb $gdbrc, guest: $(cat "$run/verdict" 2>/dev/null || echo none)); see $out/$l.gdb.log and $run/console.log"
+	fi
+	awk -v l="$l" '{ print l "," ($1 == 1 ? "root" : "user") "," $2 "," $3 }' \
+		"$out/$l.steps" >>"$out/walk.csv"
+	port=$((port + 1))
+done
+"$LAB_ROOT/scripts/walk-report.py" "$out" | tee "$out/walk.txt"
+note "results: $out"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# scripts/walk-report.py: the pairs and their ratios to the floor and to
+# stock follow from the counts of a made-up walk (floor 100+50 = 150,
+# stock 300+150 = 450, pin 180+90 = 270: 1.80x the floor, 0.60x stock),
+# and a walk without its counts, or with a call missing, is refused by
+# name.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+cd "$LAB_ROOT"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+{
+	echo "variant,cgroup,call,instructions"
+	for v in "nokmem 100 50 90 40" "stock 300 150 280 140" "pin 180 90 170 80"; do
+		read -r l a f ca cf <<<"$v"
+		for cg in root user; do
+			echo "$l,$cg,kmalloc_trace,$a"
+			echo "$l,$cg,kfree,$f"
+			echo "$l,$cg,kmem_cache_alloc,$ca"
+			echo "$l,$cg,kmem_cache_free,$cf"
+		done
+	done
+} >"$tmp/walk.csv"
+for l in nokmem stock pin; do
+	for load in 1 2; do
+		for c in kmalloc_trace kfree kmem_cache_alloc kmem_cache_free; do
+			echo "$load $c 1 fn:1"
+		done
+	done >"$tmp/$l.steps"
+done
+name="walk-report: pairs and their ratios to the floor and to stock"
+if out=$(scripts/walk-report.py "$tmp" 2>&1) &&
+	grep -qE '^pin +user +180 +90 +270 +1\.80 +0\.60 +170 +80 +250 +1\.92 +0\.60$' <<<"$out" &&
+	grep -qE '^stock +user +300 +150 +450 +3\.00 +1\.00 ' <<<"$out"; then
+	t_pass "$name (pin 1.80x the floor, 0.60x stock)"
+else
+	t_fail "$name" "$(grep -E '^(pin|stock) +user' <<<"$out" || tail -n 2 <<<"$out")"
+fi
+sed -i '/^pin,user,kfree,/d' "$tmp/walk.csv"
+t_expect_error "walk-report: a walk with a call missing" "no 'kfree' for pin" \
+	scripts/walk-report.py "$tmp"
+t_expect_error "walk-report: a directory without a walk" "walk.csv" \
+	scripts/walk-report.py "$tmp/none"
