@@ -25,6 +25,11 @@ import gdb
 MEASURED = {"kmalloc_trace", "__kmalloc", "kfree", "kmem_cache_alloc",
             "kmem_cache_alloc_lru", "kmem_cache_free"}
 MAX_STEPS = 50000
+# A measured call that runs one of these has left the hit path: a new or
+# partial slab, a remote free, a child cache still being looked up or
+# created, or a reschedule. The walk is then not what it claims to be.
+SLOW = {"___slab_alloc", "__slab_free", "new_slab", "allocate_slab",
+        "memcg_slab_child_get", "xa_load", "__schedule", "schedule"}
 
 
 def fail(msg):
@@ -117,6 +122,10 @@ def walk_init(load, out):
                 call_rsp = reg("rsp")
                 gdb.execute("stepi", to_string=True)
                 n, per_fn = step_through(call_rsp, nxt)
+                slow = sorted(SLOW & set(per_fn))
+                if slow:
+                    fail("load %d: %s left the hit path (ran %s in %d instructions)"
+                         % (load, name, ", ".join(slow), n))
                 fns = ",".join("%s:%d" % kv for kv in
                                sorted(per_fn.items(), key=lambda kv: -kv[1]))
                 out.write("%d %s %d %s\n" % (load, name, n, fns))

@@ -5,8 +5,7 @@
 # hit path), in the root cgroup and in a user cgroup, for the floor
 # (stock with cgroup.memory=nokmem), stock and each memcg_slab= policy of
 # the series. The counts are the instructions the CPU ran, static
-# branches in their booted state included; unlike a timing they do not
-# move with the emulator or the host.
+# branches in their booted state included.
 #
 # Usage: walk-fastpath.sh [-o DIR] [LABEL...]
 #   LABEL: nokmem stock shared pin reparent donate (default: all)
@@ -14,7 +13,11 @@
 #           (default: results/<date>-walk)
 # Each guest boots with nokaslr (the walker reads addresses from the
 # built vmlinux) and one vCPU; mm-tests/modules/lab_walk_pair.ko makes
-# the calls, scripts/walk-fastpath-gdb.py steps through them.
+# the calls, scripts/walk-fastpath-gdb.py steps through them, and fails
+# the walk if any counted call left the hit path (a new slab, a slow
+# free, a child cache not yet there, a reschedule). The counts depend
+# only on the kernels and on the CPU features QEMU's -cpu max offers
+# (they choose the kernel's alternatives), not on host load.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -57,27 +60,39 @@ done
 	for k in $(for l in "${labels[@]}"; do echo "${kernel_of[$l]}"; done | sort -u); do
 		echo "$k kernel .config sha256: $(sha256sum <"$LAB_BUILD/$k/src/.config" | cut -c1-12)"
 	done
-	echo "guests: 1 vCPU, 1 NUMA node, 512 MiB, nokaslr"
+	echo "guests: 1 vCPU, 1 NUMA node, 512 MiB, nokaslr, TCG -cpu max ($(qemu-system-x86_64 --version | head -n 1))"
 } >"$out/info.txt"
 
 echo "variant,cgroup,call,instructions" >"$out/walk.csv"
+# free_port N: the first port from N on that nothing listens on
+free_port() {
+	local p=$1
+	while (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; do
+		p=$((p + 1))
+	done
+	echo "$p"
+}
 port=$((20000 + $$ % 20000))
 n=0
 for l in "${labels[@]}"; do
 	n=$((n + 1))
 	k=${kernel_of[$l]}
+	port=$(free_port "$port")
 	note "[$n/${#labels[@]}] $l: booting $k paused, gdb stepping on port $port"
 	run=$out/$l
 	rm -rf "$run"
 	"$LAB_ROOT/vm-runner/run-vm.sh" -k "$LAB_BUILD/$k/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 		-j "$LAB_ROOT/guest/jobs/walk-pair.sh" -M "$LAB_BUILD/$k/modules/lab_walk_pair.ko" \
-		-o "$run" -t 600 -m 512 -c 1 -n 1 -s 64 -S 0 -g "$port" \
+		-o "$run" -t 600 -m 512 -c 1 -n 1 -s 64 -S 0 -A tcg -g "$port" \
 		-a "nokaslr ${append_of[$l]}" >"$out/$l.run-vm.log" 2>&1 &
 	vm=$!
 	gdbrc=0
 	LAB_WALK_PORT=$port LAB_WALK_SYMS=$out/$k.syms LAB_WALK_LOADS=2 \
 		LAB_WALK_OUT=$out/$l.steps timeout 900 gdb -batch -nx \
 		-x "$LAB_ROOT/scripts/walk-fastpath-gdb.py" >"$out/$l.gdb.log" 2>&1 || gdbrc=$?
+	# A gdb that ended without killing the guest leaves it paused until
+	# run-vm's timeout: end it now.
+	((gdbrc == 0)) || pkill -f "tcp:127.0.0.1:$port" || true
 	vmrc=0
 	wait "$vm" || vmrc=$?
 	if ((gdbrc || vmrc)) || [[ $(wc -l <"$out/$l.steps" 2>/dev/null || echo 0) -ne 8 ]]; then

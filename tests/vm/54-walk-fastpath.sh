@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make walk's instruction counts (scripts/walk-fastpath.sh: each guest
 # single-stepped through QEMU's gdb stub) on the built kernels, for the
-# floor, stock, the series under memcg_slab=shared and under pin: the
-# floor's pairs are the smallest; pin's user-cgroup pairs, charged per
+# floor, stock, the series under memcg_slab=shared and under pin: every
+# pair is counted (the walker itself fails a call that left the hit
+# path); the floor's pairs are the smallest and between 150 and 250; pin's user-cgroup pairs, charged per
 # slab page, run fewer instructions than stock's per-byte ones; and the
 # series' switch off costs nothing worth the name: under shared every
 # pair, root and user cgroup, is within 2% of stock's. The free hook that
@@ -31,14 +32,26 @@ pair() {
 		END { if (n == 2) print s }' "$out/walk.csv"
 }
 bad=()
+for v in nokmem stock shared pin; do
+	for cg in root user; do
+		for p in kmalloc cache; do
+			is_uint "$(pair $v $cg $p)" || bad+=("no $v $cg $p pair")
+		done
+	done
+done
+if ((${#bad[@]})); then
+	t_fail "walk: every pair counted" "${bad[*]}"
+	exit 0
+fi
 for p in kmalloc cache; do
 	floor=$(pair nokmem user $p)
+	((floor >= 150 && floor <= 250)) || bad+=("floor $p $floor outside 150..250")
 	for v in stock shared pin; do
 		(($(pair $v user $p) > floor)) || bad+=("$v $p $(pair $v user $p) <= floor $floor")
 	done
 done
 if ((${#bad[@]} == 0)); then
-	t_pass "walk: the floor's pairs are the smallest ($(pair nokmem user kmalloc) and $(pair nokmem user cache))"
+	t_pass "walk: the floor's pairs are the smallest, 150..250 ($(pair nokmem user kmalloc) and $(pair nokmem user cache))"
 else
 	t_fail "walk: the floor's pairs are the smallest" "${bad[*]}"
 fi
