@@ -3,7 +3,8 @@
 # stock follow from the counts of a made-up walk (floor 100+50 = 150,
 # stock 300+150 = 450, pin 180+90 = 270: 1.80x the floor, 0.60x stock),
 # and a walk without its counts, or with a call missing, is refused by
-# name.
+# name; plot-findings.sh draws the README's summary figure from a walk
+# and a donate run, and refuses a run without its figure.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -42,3 +43,15 @@ t_expect_error "walk-report: a walk with a call missing" "no 'kfree' for pin" \
 	scripts/walk-report.py "$tmp"
 t_expect_error "walk-report: a directory without a walk" "walk.csv" \
 	scripts/walk-report.py "$tmp/none"
+# The README's summary figure draws from the same counts and a donate
+# run's raw data, and names what is missing.
+printf 'variant,rep,metric,value\nstock,1,n0.slabfam_inode_pages,3671\npin,1,n0.slabfam_inode_pages,5165\npin,2,n0.slabfam_inode_pages,5120\n' >"$tmp/raw.csv"
+echo "pin,user,kfree,90" >>"$tmp/walk.csv"
+if scripts/plot-findings.sh "$tmp/walk.csv" "$tmp/raw.csv" "$tmp/findings.png" >/dev/null 2>&1 &&
+	[[ -s "$tmp/findings.png" ]]; then
+	t_pass "plot-findings: the summary figure from a walk and a donate run"
+else
+	t_fail "plot-findings: the summary figure from a walk and a donate run" "no $tmp/findings.png"
+fi
+t_expect_error "plot-findings: a donate run without the inode pages" "no n0.slabfam_inode_pages" \
+	scripts/plot-findings.sh "$tmp/walk.csv" "$tmp/walk.csv" "$tmp/x.png"
