@@ -59,6 +59,18 @@ series_patches() {
 	done <"$LAB_SERIES/series"
 }
 
+# build_conditions KERNEL...: the info.txt lines that say what was run:
+# the series' hash, the lab commit and each built kernel's config hash
+# (scripts/run-conditions.sh reads them back for plot titles).
+build_conditions() {
+	local k
+	echo "series sha256 (patch files in series order): $(series_patches | xargs cat | sha256sum | cut -c1-12)"
+	echo "lab commit: $(git -C "$LAB_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+	for k in "$@"; do
+		echo "$k kernel .config sha256: $(sha256sum <"$LAB_BUILD/$k/src/.config" | cut -c1-12)"
+	done
+}
+
 installed_srcpkg_version() {
 	dpkg-query -W -f='${Version}' "$LAB_SRCPKG" 2>/dev/null || true
 }

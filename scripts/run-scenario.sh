@@ -154,11 +154,8 @@ done
 	echo "date: $(date -u +%FT%TZ)"
 	echo "kernel package: $LAB_SRCPKG $(installed_srcpkg_version)"
 	echo "series: $(series_patches | sed 's|.*/||' | tr '\n' ' ')"
-	echo "series sha256 (patch files in series order): $(series_patches | xargs cat | sha256sum | cut -c1-12)"
-	echo "lab commit: $(git -C "$LAB_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
-	for k in $(printf '%s\n' "${kernels[@]}" | sort -u); do
-		echo "$k kernel .config sha256: $(sha256sum <"$LAB_BUILD/$k/src/.config" | cut -c1-12)"
-	done
+	mapfile -t built < <(printf '%s\n' "${kernels[@]}" | sort -u)
+	build_conditions "${built[@]}"
 	echo "guests: $mem MiB; vCPUs and NUMA nodes: -smp and -numa in each run's qemu.cmdline"
 	echo "parameters: ${params[*]}"
 	echo "host: $(nproc) CPUs, $(free -g | awk '/^Mem:/ { print $2 }') GiB, accel ${ACCEL:-tcg} (TCG threads: ${LAB_TCG_THREAD:-single}, nochain: ${LAB_TCG_NOCHAIN:-0})"

@@ -44,7 +44,8 @@ command -v gdb >/dev/null || die "gdb is missing (make deps)"
 out=${out:-$LAB_ROOT/results/$(date +%Y%m%d-%H%M%S)-walk}
 mkdir -p "$out"
 
-for k in $(for l in "${labels[@]}"; do echo "${kernel_of[$l]}"; done | sort -u); do
+mapfile -t kernels < <(for l in "${labels[@]}"; do echo "${kernel_of[$l]}"; done | sort -u)
+for k in "${kernels[@]}"; do
 	for f in bzImage src/vmlinux modules/lab_walk_pair.ko; do
 		[[ -f "$LAB_BUILD/$k/$f" ]] || die "$LAB_BUILD/$k/$f missing (make kernel VARIANT=$k)"
 	done
@@ -55,11 +56,7 @@ done
 {
 	echo "fast-path walk: instructions per call, from single-stepping the guests"
 	echo "date: $(date -u +%FT%TZ)"
-	echo "series sha256 (patch files in series order): $(series_patches | xargs cat | sha256sum | cut -c1-12)"
-	echo "lab commit: $(git -C "$LAB_ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
-	for k in $(for l in "${labels[@]}"; do echo "${kernel_of[$l]}"; done | sort -u); do
-		echo "$k kernel .config sha256: $(sha256sum <"$LAB_BUILD/$k/src/.config" | cut -c1-12)"
-	done
+	build_conditions "${kernels[@]}"
 	echo "guests: 1 vCPU, 1 NUMA node, 512 MiB, nokaslr, TCG -cpu max ($(qemu-system-x86_64 --version | head -n 1))"
 } >"$out/info.txt"
 
