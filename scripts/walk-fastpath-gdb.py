@@ -34,7 +34,10 @@ SLOW = {"___slab_alloc", "__slab_free", "new_slab", "allocate_slab",
 
 def fail(msg):
     gdb.write("walk-fastpath: error: %s\n" % msg, gdb.STDERR)
-    gdb.execute("kill")
+    try:
+        gdb.execute("kill")     # the guest, if gdb got as far as attaching
+    except gdb.error:
+        pass
     gdb.execute("quit 1")
 
 
@@ -145,7 +148,10 @@ def connect(port):
             break
         except OSError:
             time.sleep(0.5)
-    gdb.execute("target remote 127.0.0.1:%d" % port, to_string=True)
+    try:
+        gdb.execute("target remote 127.0.0.1:%d" % port, to_string=True)
+    except gdb.error as e:
+        fail("no guest on port %d: %s" % (port, e))
 
 
 def main():
