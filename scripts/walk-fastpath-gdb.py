@@ -87,7 +87,7 @@ def stop_at(addr):
         fail("expected to stop at 0x%x, stopped at 0x%x" % (addr, reg("pc")))
 
 
-def step_through(call_rsp, ret_addr):
+def step_through(call_rsp, ret_addr, trace=None):
     """Step from a callee's entry to its return; count and attribute.
 
     A string instruction with a rep prefix (memset_erms's rep stosb for
@@ -103,11 +103,28 @@ def step_through(call_rsp, ret_addr):
             fn = sym(pc)
             count += 1
             per_fn[fn] = per_fn.get(fn, 0) + 1
+            if trace is not None:
+                trace.append(pc)
         prev = pc
         if reg("pc") == ret_addr and reg("rsp") == call_rsp:
             return count, per_fn
         if steps > MAX_STEPS:
             fail("no return after %d steps" % MAX_STEPS)
+
+
+TRACE = None
+
+
+def write_trace(load, name, pcs):
+    """One line per counted instruction: load, call, address, where, what"""
+    for pc in pcs:
+        i = bisect.bisect_right(ADDRS, pc) - 1
+        fn, off = (NAMES[i], pc - ADDRS[i]) if i >= 0 else ("?", 0)
+        text = gdb.execute("x/i 0x%x" % pc, to_string=True).strip()
+        m = re.match(r"(?:=>\s*)?0x[0-9a-f]+[^:]*:\s+(.*)", text)
+        TRACE.write("%d %s 0x%x %s+%d %s\n"
+                    % (load, name, pc, fn, off, m.group(1) if m else text))
+    TRACE.flush()
 
 
 def walk_init(load, out):
@@ -124,7 +141,10 @@ def walk_init(load, out):
             if target and name in MEASURED and int(target.group(1), 16) == BY_NAME[name]:
                 call_rsp = reg("rsp")
                 gdb.execute("stepi", to_string=True)
-                n, per_fn = step_through(call_rsp, nxt)
+                pcs = [] if TRACE else None
+                n, per_fn = step_through(call_rsp, nxt, pcs)
+                if TRACE:
+                    write_trace(load, name, pcs)
                 slow = sorted(SLOW & set(per_fn))
                 if slow:
                     fail("load %d: %s left the hit path (ran %s in %d instructions)"
@@ -164,6 +184,9 @@ def main():
     gdb.execute("set confirm off")
     gdb.execute("set architecture i386:x86-64", to_string=True)
     connect(port)
+    global TRACE
+    if os.environ.get("LAB_WALK_TRACE"):
+        TRACE = open(os.environ["LAB_WALK_TRACE"], "w")
     with open(os.environ["LAB_WALK_OUT"], "w") as out:
         for load in range(1, loads + 1):
             stop_at(BY_NAME["do_init_module"])

@@ -7,10 +7,12 @@
 # the series. The counts are the instructions the CPU ran, static
 # branches in their booted state included.
 #
-# Usage: walk-fastpath.sh [-o DIR] [LABEL...]
+# Usage: walk-fastpath.sh [-o DIR] [-x] [LABEL...]
 #   LABEL: nokmem stock shared pin reparent donate (default: all)
 #   -o DIR: where to write walk.txt, walk.csv and each guest's run
 #           (default: results/<date>-walk)
+#   -x: also write LABEL.trace, every counted instruction (call, address,
+#       function+offset, disassembly); slower
 # Each guest boots with nokaslr (the walker reads addresses from the
 # built vmlinux) and one vCPU; mm-tests/modules/lab_walk_pair.ko makes
 # the calls, scripts/walk-fastpath-gdb.py steps through them, and fails
@@ -27,11 +29,12 @@ declare -A append_of=([nokmem]=cgroup.memory=nokmem [stock]= [shared]=
 	[pin]=memcg_slab=pin [reparent]=memcg_slab=reparent [donate]=memcg_slab=donate)
 all=(nokmem stock shared pin reparent donate)
 
-out=
-while getopts "o:" opt; do
+out= trace=0
+while getopts "o:x" opt; do
 	case "$opt" in
 	o) out=$OPTARG ;;
-	*) die "usage: ${0##*/} [-o DIR] [LABEL...]" ;;
+	x) trace=1 ;;
+	*) die "usage: ${0##*/} [-o DIR] [-x] [LABEL...]" ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -84,8 +87,10 @@ for l in "${labels[@]}"; do
 		-a "nokaslr ${append_of[$l]}" >"$out/$l.run-vm.log" 2>&1 &
 	vm=$!
 	gdbrc=0
+	tracefile=
+	((trace)) && tracefile=$out/$l.trace
 	LAB_WALK_PORT=$port LAB_WALK_SYMS=$out/$k.syms LAB_WALK_LOADS=2 \
-		LAB_WALK_OUT=$out/$l.steps timeout 900 gdb -batch -nx \
+		LAB_WALK_OUT=$out/$l.steps LAB_WALK_TRACE=$tracefile timeout 900 gdb -batch -nx \
 		-x "$LAB_ROOT/scripts/walk-fastpath-gdb.py" >"$out/$l.gdb.log" 2>&1 || gdbrc=$?
 	# A gdb that ended without killing the guest leaves it paused until
 	# run-vm's timeout: end it now.
