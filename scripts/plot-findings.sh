@@ -45,7 +45,7 @@ set style data histograms
 set style fill solid 0.8 border -1
 set grid ytics
 set yrange [0:*]
-set key top left
+set key below horizontal
 set title "instructions per allocation+free pair, hit path, user cgroup\n(make walk: exact counts)"
 set style histogram clustered gap 1
 plot '$tmp/walk.dat' using 2:xtic(1) title 'kmalloc(64) + kfree', '' using 3 title 'kmem_cache pair'
