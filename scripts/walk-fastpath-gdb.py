@@ -58,9 +58,14 @@ def load_symbols(path):
 ADDRS, NAMES, BY_NAME = load_symbols(os.environ["LAB_WALK_SYMS"])
 
 
-def sym(addr):
+def where(addr):
+    """(function, offset) of a kernel text address"""
     i = bisect.bisect_right(ADDRS, addr) - 1
-    return NAMES[i] if i >= 0 else "?"
+    return (NAMES[i], addr - ADDRS[i]) if i >= 0 else ("?", 0)
+
+
+def sym(addr):
+    return where(addr)[0]
 
 
 def reg(name):
@@ -118,8 +123,7 @@ TRACE = None
 def write_trace(load, name, pcs):
     """One line per counted instruction: load, call, address, where, what"""
     for pc in pcs:
-        i = bisect.bisect_right(ADDRS, pc) - 1
-        fn, off = (NAMES[i], pc - ADDRS[i]) if i >= 0 else ("?", 0)
+        fn, off = where(pc)
         text = gdb.execute("x/i 0x%x" % pc, to_string=True).strip()
         m = re.match(r"(?:=>\s*)?0x[0-9a-f]+[^:]*:\s+(.*)", text)
         TRACE.write("%d %s 0x%x %s+%d %s\n"
