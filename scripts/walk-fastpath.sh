@@ -7,12 +7,18 @@
 # the series. The counts are the instructions the CPU ran, static
 # branches in their booted state included.
 #
-# Usage: walk-fastpath.sh [-o DIR] [-x] [LABEL...]
+# Usage: walk-fastpath.sh [-o DIR] [-x] [-b N] [LABEL...]
 #   LABEL: nokmem stock shared pin reparent donate (default: all)
 #   -o DIR: where to write walk.txt, walk.csv and each guest's run
 #           (default: results/<date>-walk)
 #   -x: also write LABEL.trace, every counted instruction (call, address,
 #       function+offset, disassembly); slower
+#   -b N: instead of one warm pair per path, walk lab_kmem_bench.ko's
+#       pattern: N allocations then their N frees, per path (1..1024).
+#       Past a slab's worth of objects these take the slow paths (new and
+#       partial slabs, frees to a slab that is not the CPU's), which are
+#       then counted too; walk.csv holds the mean per call. About a
+#       minute per variant at N=128.
 # Each guest boots with nokaslr (the walker reads addresses from the
 # built vmlinux) and one vCPU; mm-tests/modules/lab_walk_pair.ko makes
 # the calls, scripts/walk-fastpath-gdb.py steps through them, and fails
@@ -29,14 +35,22 @@ declare -A append_of=([nokmem]=cgroup.memory=nokmem [stock]= [shared]=
 	[pin]=memcg_slab=pin [reparent]=memcg_slab=reparent [donate]=memcg_slab=donate)
 all=(nokmem stock shared pin reparent donate)
 
-out= trace=0
-while getopts "o:x" opt; do
+out= trace=0 batch=0
+usage="usage: ${0##*/} [-o DIR] [-x] [-b N] [LABEL...]"
+while getopts "o:xb:" opt; do
 	case "$opt" in
 	o) out=$OPTARG ;;
 	x) trace=1 ;;
-	*) die "usage: ${0##*/} [-o DIR] [-x] [LABEL...]" ;;
+	b) batch=$OPTARG ;;
+	*) die "$usage" ;;
 	esac
 done
+[[ "$batch" =~ ^(0|[1-9][0-9]{0,3})$ ]] && ((batch <= 1024)) ||
+	die "-b $batch: the batch must be 1..1024 objects, or 0 for one pair ($usage)"
+calls=4 env_batch=() slow=0
+if ((batch)); then
+	calls=$((4 * batch)) env_batch=(-e "WALK_BATCH=$batch") slow=1
+fi
 shift $((OPTIND - 1))
 labels=("$@")
 ((${#labels[@]})) || labels=("${all[@]}")
@@ -61,6 +75,11 @@ done
 	echo "date: $(date -u +%FT%TZ)"
 	build_conditions "${kernels[@]}"
 	echo "guests: 1 vCPU, 1 NUMA node, 512 MiB, nokaslr, TCG -cpu max ($(qemu-system-x86_64 --version | head -n 1))"
+	if ((batch)); then
+		echo "pattern: batches of $batch (lab_walk_pair.ko batch=$batch): $batch allocations, then their frees, per path; slow paths counted"
+	else
+		echo "pattern: one warm pair per path (the hit path)"
+	fi
 } >"$out/info.txt"
 
 echo "variant,cgroup,call,instructions" >"$out/walk.csv"
@@ -82,7 +101,7 @@ for l in "${labels[@]}"; do
 	run=$out/$l
 	rm -rf "$run"
 	"$LAB_ROOT/vm-runner/run-vm.sh" -k "$LAB_BUILD/$k/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
-		-j "$LAB_ROOT/guest/jobs/walk-pair.sh" -M "$LAB_BUILD/$k/modules/lab_walk_pair.ko" \
+		-j "$LAB_ROOT/guest/jobs/walk-pair.sh" "${env_batch[@]}" -M "$LAB_BUILD/$k/modules/lab_walk_pair.ko" \
 		-o "$run" -t 600 -m 512 -c 1 -n 1 -s 64 -S 0 -A tcg -g "$port" \
 		-a "nokaslr ${append_of[$l]}" >"$out/$l.run-vm.log" 2>&1 &
 	vm=$!
@@ -90,6 +109,7 @@ for l in "${labels[@]}"; do
 	tracefile=
 	((trace)) && tracefile=$out/$l.trace
 	LAB_WALK_PORT=$port LAB_WALK_SYMS=$out/$k.syms LAB_WALK_LOADS=2 \
+		LAB_WALK_CALLS=$calls LAB_WALK_SLOW=$slow \
 		LAB_WALK_OUT=$out/$l.steps LAB_WALK_TRACE=$tracefile timeout 900 gdb -batch -nx \
 		-x "$LAB_ROOT/scripts/walk-fastpath-gdb.py" >"$out/$l.gdb.log" 2>&1 || gdbrc=$?
 	# A gdb that ended without killing the guest leaves it paused until
@@ -97,11 +117,18 @@ for l in "${labels[@]}"; do
 	((gdbrc == 0)) || pkill -f "tcp:127.0.0.1:$port" || true
 	vmrc=0
 	wait "$vm" || vmrc=$?
-	if ((gdbrc || vmrc)) || [[ $(wc -l <"$out/$l.steps" 2>/dev/null || echo 0) -ne 8 ]]; then
+	if ((gdbrc || vmrc)) || [[ $(wc -l <"$out/$l.steps" 2>/dev/null || echo 0) -ne $((2 * calls)) ]]; then
 		tail -n 5 "$out/$l.gdb.log" >&2 || true
 		die "$l: the walk failed (gdb $gdbrc, guest: $(cat "$run/verdict" 2>/dev/null || echo none)); see $out/$l.gdb.log and $run/console.log"
 	fi
-	awk -v l="$l" '{ print l "," ($1 == 1 ? "root" : "user") "," $2 "," $3 }' \
+	# A reschedule inside a counted call would count another task's work.
+	! grep -q '[ ,]__schedule:' "$out/$l.steps" ||
+		die "$l: a counted call rescheduled; walk again (see $out/$l.steps)"
+	# One row per load and call: the mean over its calls (1 without -b)
+	awk -v l="$l" '{ k = ($1 == 1 ? "root" : "user") "," $2; if (!(k in n)) o[++m] = k
+		n[k]++; s[k] += $3 }
+		END { for (i = 1; i <= m; i++) { k = o[i]; v = s[k] / n[k]
+			print l "," k "," (v == int(v) ? v : sprintf("%.1f", v)) } }' \
 		"$out/$l.steps" >>"$out/walk.csv"
 	port=$((port + 1))
 done

@@ -20,6 +20,15 @@
  *      and kmem_cache_free(). These are the calls the walker counts: the
  *      hit path of each, allocation and free on the same CPU.
  *
+ *   insmod lab_walk_pair.ko batch=N
+ *
+ * With batch=N (1..1024) step 3 is lab_kmem_bench.ko's pattern instead:
+ * N kmallocs, then their N kfrees, then N cache allocations and their N
+ * frees, 4 x N calls from the init function. Past a slab's worth of
+ * objects these leave the hit path: the allocations take new or partial
+ * slabs, most frees land on a slab that is not the CPU's. The walker
+ * then counts the slow paths as well (walk-fastpath.sh -b).
+ *
  * Without a debugger attached it just runs. It keeps nothing; rmmod it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -32,8 +41,15 @@
 #define WARM_PAIRS	256
 #define WARM_PAUSE_MS	500
 
+#define MAX_BATCH	1024
+
+static uint batch;
+module_param(batch, uint, 0444);
+MODULE_PARM_DESC(batch, "0: one pair per path; 1..1024: that many allocations, then their frees");
+
 static struct kmem_cache *walk_cache;
 static void *warm[WARM_PAIRS];
+static void *objs[MAX_BATCH];
 
 /* Fill and empty both paths' per-cpu slabs once */
 static int lab_walk_warm_round(void)
@@ -74,11 +90,43 @@ static noinline int lab_walk_warm(void)
 	return lab_walk_warm_round();
 }
 
+/*
+ * The benchmark's pattern, batch objects at a time, inline so that the
+ * walker sees each call made from the init function. A failed allocation
+ * fails the load, and the walk, which then counts fewer calls than 4 x N.
+ */
+static __always_inline int lab_walk_batch(void)
+{
+	int i, err = 0;
+
+	for (i = 0; i < batch; i++)
+		objs[i] = kmalloc(OBJ_SIZE, GFP_KERNEL_ACCOUNT);
+	for (i = 0; i < batch; i++) {
+		if (!objs[i])
+			err = -ENOMEM;
+		else
+			kfree(objs[i]);
+	}
+	for (i = 0; i < batch; i++)
+		objs[i] = kmem_cache_alloc(walk_cache, GFP_KERNEL);
+	for (i = 0; i < batch; i++) {
+		if (!objs[i])
+			err = -ENOMEM;
+		else
+			kmem_cache_free(walk_cache, objs[i]);
+	}
+	return err;
+}
+
 static int __init lab_walk_pair_init(void)
 {
 	void *p;
 	int err;
 
+	if (batch > MAX_BATCH) {
+		pr_err("batch=%u: must be 0..%d\n", batch, MAX_BATCH);
+		return -EINVAL;
+	}
 	walk_cache = kmem_cache_create("lab_walk_pair", OBJ_SIZE, 0,
 				       SLAB_ACCOUNT, NULL);
 	if (!walk_cache)
@@ -86,6 +134,10 @@ static int __init lab_walk_pair_init(void)
 	err = lab_walk_warm();
 	if (err)
 		goto out;
+	if (batch) {
+		err = lab_walk_batch();
+		goto out;
+	}
 
 	/* The four calls the walker counts, in this order */
 	p = kmalloc(OBJ_SIZE, GFP_KERNEL_ACCOUNT);

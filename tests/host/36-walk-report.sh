@@ -4,7 +4,9 @@
 # stock 300+150 = 450, pin 180+90 = 270: 1.80x the floor, 0.60x stock),
 # and a walk without its counts, or with a call missing, is refused by
 # name; plot-findings.sh draws the README's summary figure from a walk
-# and a donate run, and refuses a run without its figure.
+# and a donate run, and refuses a run without its figure. A batch walk
+# (walk-fastpath.sh -b) reports means per call and per function, and a
+# batch out of range is refused before anything boots.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -38,6 +40,31 @@ if out=$(scripts/walk-report.py "$tmp" 2>&1) &&
 else
 	t_fail "$name" "$(grep -E '^(pin|stock) +user' <<<"$out" || tail -n 2 <<<"$out")"
 fi
+# A batch walk: two user-cgroup kfree calls of 80 and 100 instructions,
+# 70 of each in __kmem_cache_free, 0 and 20 in __slab_free
+mkdir "$tmp/batch"
+{
+	echo "variant,cgroup,call,instructions"
+	for cg in root user; do
+		for c in kmalloc_trace,100 kfree,90 kmem_cache_alloc,100 kmem_cache_free,90; do
+			echo "pin,$cg,$c"
+		done
+	done
+} >"$tmp/batch/walk.csv"
+{
+	echo "2 kmalloc_trace 100 fn:100"
+	echo "2 kfree 80 __kmem_cache_free:70,kfree:10"
+	echo "2 kfree 100 __kmem_cache_free:70,__slab_free:20,kfree:10"
+} >"$tmp/batch/pin.steps"
+name="walk-report: a batch walk's means per call and per function"
+out=$(scripts/walk-report.py "$tmp/batch" 2>&1) || true
+if grep -qE '^  pin +kfree +90  __kmem_cache_free:70 kfree:10 __slab_free:10$' <<<"$out"; then
+	t_pass "$name (90 a call, 10 of them in __slab_free)"
+else
+	t_fail "$name" "$(tail -n 3 <<<"$out")"
+fi
+t_expect_error "walk-fastpath: a batch out of range" "-b 1025: the batch must be" \
+	scripts/walk-fastpath.sh -b 1025 nokmem
 sed -i '/^pin,user,kfree,/d' "$tmp/walk.csv"
 t_expect_error "walk-report: a walk with a call missing" "no 'kfree' for pin" \
 	scripts/walk-report.py "$tmp"
