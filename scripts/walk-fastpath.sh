@@ -8,7 +8,8 @@
 # branches in their booted state included.
 #
 # Usage: walk-fastpath.sh [-o DIR] [-x] [-b N] [LABEL...]
-#   LABEL: nokmem stock shared pin reparent donate (default: all)
+#   LABEL: nokmem stock shared pin reparent donate (default: all), or
+#          series-nokmem (the series' kernel booted as the floor is)
 #   -o DIR: where to write walk.txt, walk.csv and each guest's run
 #           (default: results/<date>-walk)
 #   -x: also write LABEL.trace, every counted instruction (call, address,
@@ -30,9 +31,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 declare -A kernel_of=([nokmem]=stock [stock]=stock [shared]=series [pin]=series
-	[reparent]=series [donate]=series)
+	[reparent]=series [donate]=series [series-nokmem]=series)
 declare -A append_of=([nokmem]=cgroup.memory=nokmem [stock]= [shared]=
-	[pin]=memcg_slab=pin [reparent]=memcg_slab=reparent [donate]=memcg_slab=donate)
+	[pin]=memcg_slab=pin [reparent]=memcg_slab=reparent [donate]=memcg_slab=donate
+	[series-nokmem]=cgroup.memory=nokmem)
 all=(nokmem stock shared pin reparent donate)
 
 out= trace=0 batch=0
@@ -51,11 +53,14 @@ calls=4 env_batch=() slow=0
 if ((batch)); then
 	calls=$((4 * batch)) env_batch=(-e "WALK_BATCH=$batch") slow=1
 fi
+# The guest's and gdb's time limits: gdb steps about a thousand
+# instructions a second, and a call of a batch runs a few hundred.
+limit=$((600 + 2 * calls))
 shift $((OPTIND - 1))
 labels=("$@")
 ((${#labels[@]})) || labels=("${all[@]}")
 for l in "${labels[@]}"; do
-	[[ -n "${kernel_of[$l]+x}" ]] || die "unknown variant '$l' (known: ${all[*]})"
+	[[ -n "${kernel_of[$l]+x}" ]] || die "unknown variant '$l' (known: ${all[*]} series-nokmem)"
 done
 command -v gdb >/dev/null || die "gdb is missing (make deps)"
 out=${out:-$LAB_ROOT/results/$(date +%Y%m%d-%H%M%S)-walk}
@@ -102,7 +107,7 @@ for l in "${labels[@]}"; do
 	rm -rf "$run"
 	"$LAB_ROOT/vm-runner/run-vm.sh" -k "$LAB_BUILD/$k/bzImage" -i "$LAB_BUILD/initramfs.cpio" \
 		-j "$LAB_ROOT/guest/jobs/walk-pair.sh" "${env_batch[@]}" -M "$LAB_BUILD/$k/modules/lab_walk_pair.ko" \
-		-o "$run" -t 600 -m 512 -c 1 -n 1 -s 64 -S 0 -A tcg -g "$port" \
+		-o "$run" -t "$limit" -m 512 -c 1 -n 1 -s 64 -S 0 -A tcg -g "$port" \
 		-a "nokaslr ${append_of[$l]}" >"$out/$l.run-vm.log" 2>&1 &
 	vm=$!
 	gdbrc=0
@@ -110,7 +115,7 @@ for l in "${labels[@]}"; do
 	((trace)) && tracefile=$out/$l.trace
 	LAB_WALK_PORT=$port LAB_WALK_SYMS=$out/$k.syms LAB_WALK_LOADS=2 \
 		LAB_WALK_CALLS=$calls LAB_WALK_SLOW=$slow \
-		LAB_WALK_OUT=$out/$l.steps LAB_WALK_TRACE=$tracefile timeout 900 gdb -batch -nx \
+		LAB_WALK_OUT=$out/$l.steps LAB_WALK_TRACE=$tracefile timeout "$((limit + 300))" gdb -batch -nx \
 		-x "$LAB_ROOT/scripts/walk-fastpath-gdb.py" >"$out/$l.gdb.log" 2>&1 || gdbrc=$?
 	# A gdb that ended without killing the guest leaves it paused until
 	# run-vm's timeout: end it now.

@@ -68,7 +68,7 @@ def main():
     def num(x):
         return "%d" % x if x == int(x) else "%.1f" % x
 
-    print("%-9s %-5s %7s %6s %7s %6s %6s %8s %8s %6s %8s %8s" % (
+    print("%-13s %-5s %7s %6s %7s %6s %6s %8s %8s %6s %8s %8s" % (
         "variant", "cg", "kmalloc", "kfree", "pair", "xfloor", "xstock",
         "c_alloc", "c_free", "pair", "xfloor", "xstock"))
     for v in order:
@@ -79,7 +79,7 @@ def main():
                 cells += [num(counts[(v, cg, calls[0])]), num(counts[(v, cg, calls[1])]), num(p)]
                 for ref in ("nokmem", "stock"):
                     cells.append("%.2f" % (p / base[ref][name]) if ref in base and cg == "user" else "-")
-            print("%-9s %-5s %7s %6s %7s %6s %6s %8s %8s %6s %8s %8s" % tuple([v, cg] + cells))
+            print("%-13s %-5s %7s %6s %7s %6s %6s %8s %8s %6s %8s %8s" % tuple([v, cg] + cells))
     print()
     print("Where the user cgroup's pairs run (instructions per function, largest first)")
     for v in order:
@@ -110,7 +110,7 @@ def main():
             k, n, per_fn = calls[call]
             fns = " ".join("%s:%s" % (fn, num(x / k)) for fn, x in
                            sorted(per_fn.items(), key=lambda kv: -kv[1]))
-            print("  %-9s %-17s %4s  %s" % (v, call, num(n / k), fns))
+            print("  %-13s %-17s %4s  %s" % (v, call, num(n / k), fns))
 
 
 if __name__ == "__main__":

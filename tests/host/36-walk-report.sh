@@ -6,7 +6,8 @@
 # name; plot-findings.sh draws the README's summary figure from a walk
 # and a donate run, and refuses a run without its figure. A batch walk
 # (walk-fastpath.sh -b) reports means per call and per function, and a
-# batch out of range is refused before anything boots.
+# batch out of range is refused before anything boots. walk-tbcache.py
+# counts the jump-cache misses of a traced path.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 cd "$LAB_ROOT"
@@ -63,6 +64,23 @@ if grep -qE '^  pin +kfree +90  __kmem_cache_free:70 kfree:10 __slab_free:10$' <
 else
 	t_fail "$name" "$(tail -n 3 <<<"$out")"
 fi
+# walk-tbcache.py: two blocks whose pcs share a jump-cache entry
+# (0xffffffff81000000 and 0xffffffff81041000) evict each other on every
+# run of the call, two misses; moved 64 bytes apart, none.
+printf '%s\n' "2 kfree 0xffffffff81000000 kfree+0 jmp    0xffffffff81041000" \
+	"2 kfree 0xffffffff81041000 x+0 ret" >"$tmp/clash.trace"
+printf '%s\n' "2 kfree 0xffffffff81000000 kfree+0 jmp    0xffffffff81000040" \
+	"2 kfree 0xffffffff81000040 x+0 ret" >"$tmp/apart.trace"
+name="walk-tbcache: blocks that share a jump-cache entry miss, others do not"
+if out=$(scripts/walk-tbcache.py "$tmp/clash.trace" "$tmp/apart.trace" 2>&1) &&
+	grep -qE '^clash.trace +2 +kfree +2 +2$' <<<"$out" &&
+	grep -qE '^apart.trace +2 +kfree +2 +0$' <<<"$out"; then
+	t_pass "$name (2 and 0 misses)"
+else
+	t_fail "$name" "$out"
+fi
+t_expect_error "walk-tbcache: a file that is not a trace" "not a trace line" \
+	scripts/walk-tbcache.py "$tmp/walk.csv"
 t_expect_error "walk-fastpath: a batch out of range" "-b 1025: the batch must be" \
 	scripts/walk-fastpath.sh -b 1025 nokmem
 sed -i '/^pin,user,kfree,/d' "$tmp/walk.csv"
