@@ -133,7 +133,7 @@ for l in "${labels[@]}"; do
 	awk -v l="$l" '{ k = ($1 == 1 ? "root" : "user") "," $2; if (!(k in n)) o[++m] = k
 		n[k]++; s[k] += $3 }
 		END { for (i = 1; i <= m; i++) { k = o[i]; v = s[k] / n[k]
-			print l "," k "," (v == int(v) ? v : sprintf("%.1f", v)) } }' \
+			print l "," k "," (v == int(v) ? v : sprintf("%.2f", v)) } }' \
 		"$out/$l.steps" >>"$out/walk.csv"
 	port=$((port + 1))
 done
