@@ -126,9 +126,6 @@ for l in "${labels[@]}"; do
 		tail -n 5 "$out/$l.gdb.log" >&2 || true
 		die "$l: the walk failed (gdb $gdbrc, guest: $(cat "$run/verdict" 2>/dev/null || echo none)); see $out/$l.gdb.log and $run/console.log"
 	fi
-	# A reschedule inside a counted call would count another task's work.
-	! grep -q '[ ,]__schedule:' "$out/$l.steps" ||
-		die "$l: a counted call rescheduled; walk again (see $out/$l.steps)"
 	# One row per load and call: the mean over its calls (1 without -b)
 	awk -v l="$l" '{ k = ($1 == 1 ? "root" : "user") "," $2; if (!(k in n)) o[++m] = k
 		n[k]++; s[k] += $3 }
